@@ -1,0 +1,13 @@
+# Writes a C++ source holding every migration file as {version, name, sql}, ordered by number.
+separate_arguments(FILES)
+list(SORT FILES)
+set(body "")
+foreach(f IN LISTS FILES)
+  get_filename_component(name ${f} NAME_WE)
+  string(REGEX MATCH "^[0-9]+" version ${name})
+  math(EXPR version "${version} + 0")
+  file(READ ${f} sql)
+  string(APPEND body "    {${version}, \"${name}\", R\"leadline_sql(${sql})leadline_sql\"},\n")
+endforeach()
+file(WRITE ${OUT}.tmp "// Generated from src/store/migrations at build time; do not edit.\n#include \"store/migration.hpp\"\n\nnamespace ${NAMESPACE} {\nconst std::vector<store::Migration>& migrations() {\n  static const std::vector<store::Migration> all = {\n${body}  };\n  return all;\n}\n}  // namespace ${NAMESPACE}\n")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)

@@ -1,0 +1,1 @@
+// Keeps a layer library linkable while it has no sources of its own.

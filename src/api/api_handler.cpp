@@ -1,0 +1,171 @@
+// The request pipeline in the contract's order: route (404/405) -> authenticate (401) -> IP
+// whitelist (403) -> rate limit (429) -> scope (403) -> validation (400) -> operation. Anything
+// thrown below becomes a logged 500 that names only the request id.
+#include "api/api_handler.hpp"
+
+#include <iostream>
+#include <string>
+
+#include "api/cursor_codec.hpp"
+#include "api/envelope.hpp"
+#include "api/query_params.hpp"
+#include "api/request_id.hpp"
+#include "api/resource_context.hpp"
+#include "api/route_table.hpp"
+
+namespace leadline::api {
+
+struct ApiHandler::Impl {
+  store::Store& store;
+  auth::Authenticator& authenticator;
+  auth::RateLimiter& limiter;
+  auth::UsageRecorder& usage;
+  CursorCodec cursors;
+
+  // Fills `response`; returns the key id when the request is attributable to a key (it passed
+  // authentication), so that usage can be recorded.
+  std::optional<std::string> serve(const http::Request& request, http::Response& response);
+};
+
+namespace {
+
+void add_rate_limit_headers(http::Response& response, const auth::RateLimitDecision& d) {
+  response.headers.emplace_back("X-RateLimit-Limit", std::to_string(d.limit));
+  response.headers.emplace_back("X-RateLimit-Remaining", std::to_string(d.remaining));
+  response.headers.emplace_back("X-RateLimit-Reset", std::to_string(d.reset_unix_s));
+}
+
+unsigned required_scope(std::string_view method) {
+  return static_cast<unsigned>(method == "GET" ? store::Scope::kRead : store::Scope::kWrite);
+}
+
+}  // namespace
+
+std::optional<std::string> ApiHandler::Impl::serve(const http::Request& request,
+                                                   http::Response& response) {
+  const std::string_view target = request.target;
+  const std::size_t question = target.find('?');
+  const std::string_view path = target.substr(0, question);
+  const std::string_view query_text =
+      question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
+
+  const auto route = find_route(path);
+  if (!route) {
+    respond_error(response, 404, "no endpoint at this path; the API lives under /api/v1/external");
+    return std::nullopt;
+  }
+  if (!method_allowed(*route, request.method)) {
+    response.headers.emplace_back("Allow", std::string(route->allow));
+    respond_error(response, 405,
+                  "method " + std::string(request.method) +
+                      " is not allowed here; allowed: " + std::string(route->allow));
+    return std::nullopt;
+  }
+
+  const std::string_view authorization = request.header("Authorization");
+  const auto auth =
+      authenticator.authenticate(authorization, request.peer_ip, request.header("X-Forwarded-For"));
+  if (const auto* failure = std::get_if<auth::AuthFailure>(&auth)) {
+    switch (*failure) {
+      case auth::AuthFailure::kMissingOrMalformed:
+        response.headers.emplace_back("WWW-Authenticate", "Bearer");
+        respond_error(response, 401,
+                      authorization.empty()
+                          ? "missing API key: send the header Authorization: Bearer <key>"
+                          : "malformed Authorization header: expected Bearer <key>");
+        return std::nullopt;
+      case auth::AuthFailure::kUnknownOrRevoked:
+        response.headers.emplace_back("WWW-Authenticate", "Bearer");
+        respond_error(response, 401, "invalid or revoked API key");
+        return std::nullopt;
+      case auth::AuthFailure::kIpNotAllowed:
+        break;
+    }
+    respond_error(response, 403, "this API key may not be used from your IP address");
+    return std::nullopt;
+  }
+  const store::ApiKeyRecord& key = std::get<auth::AuthenticatedKey>(auth).key;
+
+  const auth::RateLimitDecision decision = limiter.acquire(key.id.value);
+  add_rate_limit_headers(response, decision);
+  if (!decision.allowed) {
+    response.headers.emplace_back("Retry-After", std::to_string(decision.retry_after_s));
+    respond_error(response, 429,
+                  "rate limit exceeded: at most " + std::to_string(decision.limit) +
+                      " requests per window for this API key; retry after " +
+                      std::to_string(decision.retry_after_s) + " s");
+    return key.id.value;
+  }
+
+  const unsigned scope = required_scope(request.method);
+  if ((key.scopes & scope) == 0) {
+    respond_error(response, 403,
+                  scope == static_cast<unsigned>(store::Scope::kRead)
+                      ? "this API key lacks the 'read' scope needed for GET requests"
+                      : "this API key lacks the 'write' scope needed for POST, PATCH and DELETE");
+    return key.id.value;
+  }
+
+  auto query = QueryParams::parse(query_text);
+  if (const auto* e = failed(query)) {
+    respond_error(response, 400, e->message);
+    return key.id.value;
+  }
+  ResourceContext ctx{request,          response, std::get<QueryParams>(query),
+                      key.workspace_id, store,    cursors};
+  switch (route->resource) {
+    case Resource::kLeads:
+      handle_leads(ctx);
+      break;
+    case Resource::kContacts:
+      handle_contacts(ctx);
+      break;
+    case Resource::kConversations:
+      handle_conversations(ctx);
+      break;
+  }
+  return key.id.value;
+}
+
+ApiHandler::ApiHandler(store::Store& store, auth::Authenticator& authenticator,
+                       auth::RateLimiter& limiter, auth::UsageRecorder& usage)
+    : impl_(new Impl{store, authenticator, limiter, usage, CursorCodec(store.cursor_secret())}) {}
+
+ApiHandler::~ApiHandler() = default;
+
+void ApiHandler::handle(const http::Request& request, http::Response& response) {
+  const std::string_view supplied = request.header("X-Request-Id");
+  std::string request_id =
+      is_acceptable_request_id(supplied) ? std::string(supplied) : generate_request_id();
+
+  std::optional<std::string> key_id;
+  try {
+    key_id = impl_->serve(request, response);
+  } catch (const std::exception& e) {
+    std::cerr << "error request_id=" << request_id << " method=" << request.method
+              << " what=" << e.what() << std::endl;
+    respond_error(response, 500, "internal error (request id " + request_id + ")");
+  }
+  response.headers.emplace_back("X-Request-Id", std::move(request_id));
+
+  if (key_id) {
+    const std::size_t question = request.target.find('?');
+    const std::string_view path = request.target.substr(0, question);
+    std::string endpoint(request.method);
+    endpoint.append(" ").append(path.substr(path.rfind('/')));
+    try {
+      impl_->usage.record(*key_id, endpoint, response.status);
+    } catch (const std::exception& e) {
+      std::cerr << "error request_id=" << response.headers.back().second
+                << " usage not recorded: " << e.what() << std::endl;
+    }
+  }
+}
+
+void ApiHandler::render_refusal(unsigned status, std::string_view reason,
+                                http::Response& response) {
+  respond_error(response, status, reason);
+  response.headers.emplace_back("X-Request-Id", generate_request_id());
+}
+
+}  // namespace leadline::api

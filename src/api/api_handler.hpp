@@ -1,0 +1,29 @@
+// The external interface as an http::Handler: routing, authentication and limits in the order
+// of the contract, then the resource operation, with every answer in the JSON envelope.
+#pragma once
+
+#include <memory>
+
+#include "auth/authenticator.hpp"
+#include "auth/rate_limiter.hpp"
+#include "auth/usage_recorder.hpp"
+#include "http/request.hpp"
+#include "store/store.hpp"
+
+namespace leadline::api {
+
+class ApiHandler final : public http::Handler {
+ public:
+  ApiHandler(store::Store& store, auth::Authenticator& authenticator, auth::RateLimiter& limiter,
+             auth::UsageRecorder& usage);
+  ~ApiHandler() override;
+
+  void handle(const http::Request& request, http::Response& response) override;
+  void render_refusal(unsigned status, std::string_view reason, http::Response& response) override;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace leadline::api

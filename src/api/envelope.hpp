@@ -1,0 +1,54 @@
+// The response envelopes of the contract: {success,data}, {success,data,pagination} and
+// {success:false,error}, written straight into the response body.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "api/json_writer.hpp"
+#include "http/request.hpp"
+
+namespace leadline::api {
+
+void respond_error(http::Response& response, unsigned status, std::string_view message);
+
+// Calls write_data(JsonWriter&) to write the value of `data`.
+template <class WriteData>
+void respond_data(http::Response& response, unsigned status, WriteData&& write_data) {
+  response.status = status;
+  response.body.clear();
+  JsonWriter w(response.body);
+  w.begin_object().field("success", true).key("data");
+  write_data(w);
+  w.end_object();
+}
+
+struct PaginationInfo {
+  bool has_more = false;
+  std::optional<std::string> next_cursor;
+  std::int64_t total_count = 0;
+  int limit = 0;
+};
+
+// Calls write_item(JsonWriter&, const Item&) for each item.
+template <class Items, class WriteItem>
+void respond_list(http::Response& response, const Items& items, const PaginationInfo& pagination,
+                  WriteItem&& write_item) {
+  response.status = 200;
+  response.body.clear();
+  JsonWriter w(response.body);
+  w.begin_object().field("success", true).key("data").begin_array();
+  for (const auto& item : items) write_item(w, item);
+  w.end_array();
+  w.key("pagination")
+      .begin_object()
+      .field("has_more", pagination.has_more)
+      .field("next_cursor", pagination.next_cursor)
+      .field("total_count", pagination.total_count)
+      .field("limit", pagination.limit)
+      .end_object();
+  w.end_object();
+}
+
+}  // namespace leadline::api

@@ -1,0 +1,123 @@
+// Two passes over a (bounded, <= 1 MiB) body: a SAX pass that rejects what Boost.JSON would
+// silently accept (duplicate keys, non-finite numbers), then the DOM parse.
+#include "api/json_body.hpp"
+
+#include <boost/json/basic_parser_impl.hpp>
+#include <boost/json/parse.hpp>
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "domain/unicode_text.hpp"
+
+namespace leadline::api {
+
+namespace json = boost::json;
+
+namespace {
+
+constexpr std::size_t kMaxDepth = 64;
+
+struct StrictnessCheck {
+  static constexpr std::size_t max_object_size = std::size_t(-1);
+  static constexpr std::size_t max_array_size = std::size_t(-1);
+  static constexpr std::size_t max_key_size = std::size_t(-1);
+  static constexpr std::size_t max_string_size = std::size_t(-1);
+
+  std::vector<std::set<std::string>> objects;
+  std::string key;
+  std::string problem;
+
+  bool fail(json::error_code& ec, std::string why) {
+    problem = std::move(why);
+    ec = json::error::syntax;
+    return false;
+  }
+
+  bool on_document_begin(json::error_code&) { return true; }
+  bool on_document_end(json::error_code&) { return true; }
+  bool on_array_begin(json::error_code&) { return true; }
+  bool on_array_end(std::size_t, json::error_code&) { return true; }
+  bool on_object_begin(json::error_code&) {
+    objects.emplace_back();
+    return true;
+  }
+  bool on_object_end(std::size_t, json::error_code&) {
+    objects.pop_back();
+    return true;
+  }
+  bool on_string_part(json::string_view, std::size_t, json::error_code&) { return true; }
+  bool on_string(json::string_view, std::size_t, json::error_code&) { return true; }
+  bool on_key_part(json::string_view s, std::size_t, json::error_code&) {
+    key.append(s.data(), s.size());
+    return true;
+  }
+  bool on_key(json::string_view s, std::size_t, json::error_code& ec) {
+    key.append(s.data(), s.size());
+    const bool fresh = objects.back().insert(key).second;
+    if (!fresh) return fail(ec, "duplicate key '" + key + "'");
+    key.clear();
+    return true;
+  }
+  bool on_number_part(json::string_view, json::error_code&) { return true; }
+  bool on_int64(std::int64_t, json::string_view, json::error_code&) { return true; }
+  bool on_uint64(std::uint64_t, json::string_view, json::error_code&) { return true; }
+  bool on_double(double d, json::string_view, json::error_code& ec) {
+    if (!std::isfinite(d)) return fail(ec, "a number out of range");
+    return true;
+  }
+  bool on_bool(bool, json::error_code&) { return true; }
+  bool on_null(json::error_code&) { return true; }
+  bool on_comment_part(json::string_view, json::error_code&) { return true; }
+  bool on_comment(json::string_view, json::error_code&) { return true; }
+};
+
+json::parse_options strict_options() {
+  json::parse_options opt;
+  opt.max_depth = kMaxDepth;
+  opt.allow_comments = false;
+  opt.allow_trailing_commas = false;
+  opt.allow_invalid_utf8 = false;
+  return opt;
+}
+
+std::string describe(const json::error_code& ec) {
+  if (ec == json::error::too_deep) return "nested more than 64 levels deep";
+  if (ec == json::error::syntax || ec == json::error::incomplete || ec == json::error::extra_data) {
+    return "malformed";
+  }
+  if (ec == json::error::exponent_overflow) return "a number out of range";
+  if (ec == json::error::expected_hex_digit || ec == json::error::illegal_leading_surrogate ||
+      ec == json::error::illegal_trailing_surrogate) {
+    return "malformed (bad string escape or control character)";
+  }
+  return "malformed";
+}
+
+}  // namespace
+
+Decoded<json::object> parse_json_object(std::string_view text) {
+  const json::parse_options options = strict_options();
+  if (!domain::is_valid_utf8(text)) return BadRequest{"request body is not valid UTF-8"};
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return BadRequest{"request body must be a JSON object"};
+  }
+  {
+    json::basic_parser<StrictnessCheck> sax(options);
+    json::error_code ec;
+    sax.write_some(false, text.data(), text.size(), ec);
+    if (ec) {
+      const std::string& problem = sax.handler().problem;
+      if (!problem.empty()) return BadRequest{"request body is not acceptable JSON: " + problem};
+      return BadRequest{"request body is not valid JSON: " + describe(ec)};
+    }
+  }
+  json::error_code ec;
+  json::value v = json::parse(json::string_view(text.data(), text.size()), ec, {}, options);
+  if (ec) return BadRequest{"request body is not valid JSON: " + describe(ec)};
+  if (!v.is_object()) return BadRequest{"request body must be a JSON object"};
+  return std::move(v.as_object());
+}
+
+}  // namespace leadline::api

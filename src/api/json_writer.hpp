@@ -1,0 +1,65 @@
+// Appends JSON text straight into a response body: no intermediate DOM on the hot path.
+// The caller drives the structure; the writer handles commas, escaping and number format.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace leadline::api {
+
+class JsonWriter {
+ public:
+  explicit JsonWriter(std::string& out) : out_(out) {}
+
+  JsonWriter& begin_object();
+  JsonWriter& end_object();
+  JsonWriter& begin_array();
+  JsonWriter& end_array();
+  JsonWriter& key(std::string_view k);
+
+  JsonWriter& string(std::string_view s);
+  JsonWriter& number(std::int64_t n);
+  JsonWriter& number(double d);
+  JsonWriter& boolean(bool b);
+  JsonWriter& null();
+  // Already-serialized JSON (e.g. stored metadata or attachments).
+  JsonWriter& raw(std::string_view json);
+
+  JsonWriter& optional_string(const std::optional<std::string>& s) {
+    return s ? string(*s) : null();
+  }
+  JsonWriter& optional_number(const std::optional<double>& d) { return d ? number(*d) : null(); }
+  JsonWriter& strings(const std::vector<std::string>& items);
+
+  // key + value shorthands
+  template <class T>
+  JsonWriter& field(std::string_view k, const T& v) {
+    key(k);
+    return value(v);
+  }
+
+ private:
+  JsonWriter& value(std::string_view s) { return string(s); }
+  JsonWriter& value(const std::string& s) { return string(s); }
+  JsonWriter& value(const char* s) { return string(s); }
+  JsonWriter& value(std::int64_t n) { return number(n); }
+  JsonWriter& value(int n) { return number(static_cast<std::int64_t>(n)); }
+  JsonWriter& value(double d) { return number(d); }
+  JsonWriter& value(bool b) { return boolean(b); }
+  JsonWriter& value(const std::optional<std::string>& s) { return optional_string(s); }
+  JsonWriter& value(const std::optional<double>& d) { return optional_number(d); }
+  JsonWriter& value(const std::vector<std::string>& v) { return strings(v); }
+
+  void separate();
+
+  std::string& out_;
+  bool need_comma_ = false;
+};
+
+// Escapes `s` as a JSON string literal (with quotes) onto `out`.
+void append_json_string(std::string& out, std::string_view s);
+
+}  // namespace leadline::api

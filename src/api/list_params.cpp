@@ -1,0 +1,91 @@
+// limit clamps above 100 (Stripe-like leniency) but rejects nonsense; page and cursor exclude
+// each other.
+#include "api/list_params.hpp"
+
+#include <charconv>
+
+#include "domain/unicode_text.hpp"
+
+namespace leadline::api {
+
+namespace {
+
+constexpr std::size_t kMaxSearchLength = 200;
+
+// Parses a run of ASCII digits; saturates at INT64_MAX. Nothing when not all digits.
+std::optional<std::int64_t> parse_whole_number(std::string_view s) {
+  if (s.empty() || s.size() > 64) return std::nullopt;
+  std::int64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+    if (v > (INT64_MAX - 9) / 10) {
+      v = INT64_MAX;
+    } else {
+      v = v * 10 + (c - '0');
+    }
+  }
+  return v;
+}
+
+}  // namespace
+
+Decoded<store::SortDirection> decode_sort_direction(std::string_view direction) {
+  if (direction == "asc") return store::SortDirection::kAsc;
+  if (direction == "desc") return store::SortDirection::kDesc;
+  return BadRequest{"sort direction must be 'asc' or 'desc'"};
+}
+
+Decoded<std::optional<std::string_view>> non_empty_param(const QueryParams& query,
+                                                         std::string_view name) {
+  auto value = query.get(name);
+  if (value && value->empty()) return BadRequest{std::string(name) + " must not be empty"};
+  return value;
+}
+
+Decoded<CommonListParams> decode_common_list_params(const QueryParams& query) {
+  CommonListParams params;
+  if (auto limit = query.get("limit")) {
+    if (limit->empty()) return BadRequest{"limit must not be empty"};
+    auto n = parse_whole_number(*limit);
+    if (!n || *n < 1) return BadRequest{"limit must be an integer from 1 to 100"};
+    params.limit = *n > kMaxLimit ? kMaxLimit : static_cast<int>(*n);
+  }
+  if (auto page = query.get("page")) {
+    if (page->empty()) return BadRequest{"page must not be empty"};
+    auto n = parse_whole_number(*page);
+    if (!n || *n < 1) return BadRequest{"page must be an integer of at least 1"};
+    if (*n > 1'000'000'000) return BadRequest{"page must be at most 1000000000"};
+    params.page = *n;
+  }
+  if (auto cursor = query.get("cursor")) {
+    if (cursor->empty()) return BadRequest{"cursor must not be empty"};
+    if (params.page != 0) return BadRequest{"page and cursor cannot be used together"};
+    params.cursor = cursor;
+  }
+  if (auto search = query.get("search"); search && !search->empty()) {
+    if (search->find_first_of(std::string_view("\0\n\r\t\x1f", 5)) != std::string_view::npos) {
+      return BadRequest{"search must not contain control characters"};
+    }
+    if (domain::code_point_count(*search) > kMaxSearchLength) {
+      return BadRequest{"search must be at most 200 characters"};
+    }
+    params.search_folded = domain::case_fold(*search);
+  }
+  return params;
+}
+
+Decoded<store::PageRequest> decode_page(const CommonListParams& params, const CursorCodec& codec,
+                                        std::string_view binding) {
+  store::PageRequest page;
+  page.limit = params.limit;
+  if (params.cursor) {
+    auto position = codec.decode(*params.cursor, binding);
+    if (auto* e = failed(position)) return *e;
+    page.after = std::move(std::get<store::KeysetPosition>(position));
+  } else if (params.page > 1) {
+    page.offset = (params.page - 1) * params.limit;
+  }
+  return page;
+}
+
+}  // namespace leadline::api

@@ -1,0 +1,23 @@
+// JSON shapes of records, exactly as the contract lists them per operation.
+#pragma once
+
+#include "api/json_writer.hpp"
+#include "domain/records.hpp"
+
+namespace leadline::api {
+
+// List item, GET-one and PATCH response.
+void write_lead_item(JsonWriter& w, const domain::Lead& lead);
+// Create response: no rep fields, no lead_score; optional visitor fields only when sent.
+void write_lead_created(JsonWriter& w, const domain::Lead& lead);
+
+void write_contact_item(JsonWriter& w, const domain::Contact& contact);
+void write_contact_created(JsonWriter& w, const domain::Contact& contact);
+
+void write_conversation_item(JsonWriter& w, const domain::Conversation& conversation);
+void write_conversation_detail(JsonWriter& w, const domain::ConversationWithMessages& detail);
+void write_conversation_patched(JsonWriter& w, const domain::ConversationPatchResult& result);
+
+void write_deleted(JsonWriter& w, const std::string& id);
+
+}  // namespace leadline::api

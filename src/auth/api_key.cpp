@@ -1,0 +1,113 @@
+// API key generation, hashing and recognition; OpenSSL supplies the randomness and SHA-256.
+#include "auth/api_key.hpp"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+
+#include <array>
+#include <stdexcept>
+
+namespace leadline::auth {
+
+namespace {
+
+constexpr std::string_view kAlphabet =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+static_assert(kAlphabet.size() == 62);
+
+// 248 = 4 * 62: bytes at or above it are rejected so every character is equally likely.
+constexpr unsigned kAcceptBelow = 256 - 256 % kAlphabet.size();
+
+bool is_alnum_ascii(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+bool is_space_or_tab(char c) {
+  return c == ' ' || c == '\t';
+}
+
+bool iequals_ascii(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string generate_api_key() {
+  std::string key(kKeyPrefix);
+  key.reserve(kKeyPrefix.size() + kKeyRandomLength);
+  std::array<unsigned char, 64> pool{};
+  while (key.size() < kKeyPrefix.size() + kKeyRandomLength) {
+    if (RAND_bytes(pool.data(), static_cast<int>(pool.size())) != 1) {
+      throw std::runtime_error("RAND_bytes failed");
+    }
+    for (const unsigned char b : pool) {
+      if (b >= kAcceptBelow) continue;
+      key.push_back(kAlphabet[b % kAlphabet.size()]);
+      if (key.size() == kKeyPrefix.size() + kKeyRandomLength) break;
+    }
+  }
+  return key;
+}
+
+std::string hash_api_key(std::string_view key) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int length = 0;
+  if (EVP_Digest(key.data(), key.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1) {
+    throw std::runtime_error("SHA-256 digest failed");
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(length * 2);
+  for (unsigned int i = 0; i < length; ++i) {
+    hex.push_back(kHex[digest[i] >> 4]);
+    hex.push_back(kHex[digest[i] & 0x0F]);
+  }
+  return hex;
+}
+
+std::string display_prefix(std::string_view key) {
+  return std::string(key.substr(0, kKeyPrefix.size() + 4));
+}
+
+bool looks_like_api_key(std::string_view key) {
+  if (key.size() != kKeyPrefix.size() + kKeyRandomLength) return false;
+  if (!key.starts_with(kKeyPrefix)) return false;
+  for (const char c : key.substr(kKeyPrefix.size())) {
+    if (!is_alnum_ascii(c)) return false;
+  }
+  return true;
+}
+
+std::optional<std::string_view> parse_bearer_token(std::string_view header_value) {
+  constexpr std::string_view kScheme = "Bearer";
+  // Surrounding whitespace is not part of a header value (RFC 9110 OWS); some clients pad it.
+  while (!header_value.empty() && is_space_or_tab(header_value.front())) {
+    header_value.remove_prefix(1);
+  }
+  while (!header_value.empty() && is_space_or_tab(header_value.back())) {
+    header_value.remove_suffix(1);
+  }
+  if (header_value.size() <= kScheme.size()) return std::nullopt;
+  if (!iequals_ascii(header_value.substr(0, kScheme.size()), kScheme)) return std::nullopt;
+  std::string_view rest = header_value.substr(kScheme.size());
+  if (rest.front() != ' ') return std::nullopt;
+  while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+  if (rest.empty()) return std::nullopt;
+  for (const char c : rest) {
+    if (is_space_or_tab(c)) return std::nullopt;
+  }
+  return rest;
+}
+
+bool constant_time_equals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+}  // namespace leadline::auth

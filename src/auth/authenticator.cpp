@@ -1,0 +1,45 @@
+// Authentication in the order decisions.md fixes: key (401), then the key's IP whitelist (403).
+#include "auth/authenticator.hpp"
+
+#include "auth/api_key.hpp"
+
+namespace leadline::auth {
+
+namespace {
+
+// Entries are validated when the key is created; one that still does not parse matches
+// nothing, so a damaged whitelist fails closed.
+bool whitelist_allows(const std::vector<std::string>& allowed_ips, const IpAddress& client) {
+  for (const auto& entry : allowed_ips) {
+    const auto range = parse_ip_range(entry);
+    if (range && range->contains(client)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Authenticator::Authenticator(store::Store& store, std::vector<IpRange> trusted_proxies)
+    : store_(store), trusted_proxies_(std::move(trusted_proxies)) {}
+
+std::variant<AuthenticatedKey, AuthFailure> Authenticator::authenticate(
+    std::string_view authorization, std::string_view peer_ip, std::string_view x_forwarded_for) {
+  const auto token = parse_bearer_token(authorization);
+  if (!token) return AuthFailure::kMissingOrMalformed;
+  // A token of the wrong shape cannot be a key: answer without touching the database.
+  if (!looks_like_api_key(*token)) return AuthFailure::kUnknownOrRevoked;
+
+  // Looked up on every request, never cached, so a revocation by any process counts at once.
+  auto record = store_.find_key_by_hash(hash_api_key(*token));
+  if (!record || record->revoked_at) return AuthFailure::kUnknownOrRevoked;
+
+  if (!record->allowed_ips.empty()) {
+    const auto peer = parse_ip(peer_ip);
+    if (!peer) return AuthFailure::kIpNotAllowed;
+    const IpAddress client = resolve_client_ip(*peer, x_forwarded_for, trusted_proxies_);
+    if (!whitelist_allows(record->allowed_ips, client)) return AuthFailure::kIpNotAllowed;
+  }
+  return AuthenticatedKey{std::move(*record)};
+}
+
+}  // namespace leadline::auth

@@ -1,0 +1,164 @@
+// Usage counters: sharded in-memory maps on the request path, written to the store in batches.
+#include "auth/usage_recorder.hpp"
+
+#include <array>
+#include <condition_variable>
+#include <cstdio>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace leadline::auth {
+
+namespace {
+
+constexpr std::size_t kShardCount = 16;
+constexpr std::int64_t kMsPerDay = 86'400'000;
+
+std::int64_t utc_day(std::int64_t unix_ms) {
+  return unix_ms >= 0 ? unix_ms / kMsPerDay : -((-unix_ms + kMsPerDay - 1) / kMsPerDay);
+}
+
+struct UsageKey {
+  std::string key_id;
+  std::int64_t day = 0;
+  std::string endpoint;
+  friend bool operator==(const UsageKey&, const UsageKey&) = default;
+};
+
+struct UsageKeyHash {
+  std::size_t operator()(const UsageKey& k) const {
+    std::size_t h = std::hash<std::string>{}(k.key_id);
+    h = h * 31 + std::hash<std::int64_t>{}(k.day);
+    return h * 31 + std::hash<std::string>{}(k.endpoint);
+  }
+};
+
+struct Counts {
+  std::int64_t requests = 0;
+  std::int64_t errors = 0;
+  std::int64_t rate_limited = 0;
+
+  void add(const Counts& other) {
+    requests += other.requests;
+    errors += other.errors;
+    rate_limited += other.rate_limited;
+  }
+};
+
+using CountsMap = std::unordered_map<UsageKey, Counts, UsageKeyHash>;
+
+struct Shard {
+  std::mutex mutex;
+  CountsMap counts;
+};
+
+}  // namespace
+
+struct UsageRecorder::Impl {
+  store::Store& store;
+  std::chrono::milliseconds flush_interval;
+  Clock clock;
+  std::array<Shard, kShardCount> shards;
+
+  // One flush at a time, so a batch that failed is retried before newer counts are written.
+  std::mutex flush_mutex;
+  CountsMap unwritten;  // counts a failed flush kept for the next attempt
+  bool failure_logged = false;
+
+  std::mutex stop_mutex;
+  std::condition_variable stop_signal;
+  bool stopping = false;
+  std::thread worker;
+
+  Impl(store::Store& s, std::chrono::milliseconds interval, Clock c)
+      : store(s), flush_interval(interval), clock(std::move(c)) {}
+
+  void run() {
+    std::unique_lock lock(stop_mutex);
+    while (!stopping) {
+      stop_signal.wait_for(lock, flush_interval, [&] { return stopping; });
+      if (stopping) break;
+      lock.unlock();
+      flush();
+      lock.lock();
+    }
+  }
+
+  void flush() {
+    std::lock_guard flushing(flush_mutex);
+    CountsMap batch = std::move(unwritten);
+    unwritten.clear();
+    for (auto& shard : shards) {
+      CountsMap taken;
+      {
+        std::lock_guard lock(shard.mutex);
+        taken.swap(shard.counts);
+      }
+      for (auto& [key, counts] : taken) batch[key].add(counts);
+    }
+    if (batch.empty()) return;
+
+    std::vector<store::UsageDelta> deltas;
+    deltas.reserve(batch.size());
+    for (const auto& [key, counts] : batch) {
+      deltas.push_back(store::UsageDelta{domain::ApiKeyId{key.key_id}, key.day, key.endpoint,
+                                         counts.requests, counts.errors, counts.rate_limited});
+    }
+    try {
+      store.record_usage(deltas);
+      if (failure_logged) {
+        std::fprintf(stderr, "leadline: usage counts written again\n");
+        failure_logged = false;
+      }
+    } catch (const std::exception& e) {
+      keep_for_retry(std::move(batch), e.what());
+    } catch (...) {
+      keep_for_retry(std::move(batch), "unknown error");
+    }
+  }
+
+  // Usage is bookkeeping: a failing database must not take requests down. The counts wait for
+  // the next flush; one line per outage keeps the log readable.
+  void keep_for_retry(CountsMap batch, const char* reason) {
+    unwritten = std::move(batch);
+    if (!failure_logged) {
+      std::fprintf(stderr, "leadline: writing usage counts failed, will retry: %s\n", reason);
+      failure_logged = true;
+    }
+  }
+};
+
+UsageRecorder::UsageRecorder(store::Store& store, std::chrono::milliseconds flush_interval,
+                             Clock clock)
+    : impl_(std::make_unique<Impl>(store, flush_interval, std::move(clock))) {
+  impl_->worker = std::thread([impl = impl_.get()] { impl->run(); });
+}
+
+UsageRecorder::~UsageRecorder() {
+  {
+    std::lock_guard lock(impl_->stop_mutex);
+    impl_->stopping = true;
+  }
+  impl_->stop_signal.notify_all();
+  impl_->worker.join();
+  impl_->flush();
+}
+
+void UsageRecorder::record(std::string_view key_id, std::string_view endpoint, unsigned status) {
+  UsageKey key{std::string(key_id), utc_day(impl_->clock()), std::string(endpoint)};
+  const Counts delta{1, status >= 400 ? 1 : 0, status == 429 ? 1 : 0};
+  Shard& shard = impl_->shards[UsageKeyHash{}(key) % kShardCount];
+  std::lock_guard lock(shard.mutex);
+  shard.counts[std::move(key)].add(delta);
+}
+
+void UsageRecorder::flush() {
+  impl_->flush();
+}
+
+}  // namespace leadline::auth

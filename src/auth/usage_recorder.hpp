@@ -1,0 +1,31 @@
+// Per-key usage counted in memory on the request path and written to the store in batches by
+// a background thread (every flush_interval, and on stop), so a request never pays a write.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string_view>
+
+#include "auth/sliding_window_limiter.hpp"
+#include "store/store.hpp"
+
+namespace leadline::auth {
+
+class UsageRecorder {
+ public:
+  UsageRecorder(store::Store& store, std::chrono::milliseconds flush_interval,
+                Clock clock = system_clock_ms());
+  ~UsageRecorder();  // flushes
+
+  // endpoint: "GET /leads". status: the response status sent.
+  void record(std::string_view key_id, std::string_view endpoint, unsigned status);
+
+  // Writes everything counted so far; called by the background thread and at shutdown.
+  void flush();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace leadline::auth

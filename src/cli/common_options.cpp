@@ -1,0 +1,67 @@
+// Shared option handling: database location, workspace and id resolution.
+#include "cli/common_options.hpp"
+
+#include <cstdlib>
+#include <exception>
+
+#include "domain/unicode_text.hpp"
+#include "domain/uuid.hpp"
+
+namespace leadline::cli {
+
+std::vector<OptionSpec> common_options() {
+  return {
+      {.name = "db",
+       .value_name = "URL",
+       .help = std::string("database (env LEADLINE_DB, default ") + kDefaultDbUrl + ")"},
+      {.name = "json", .help = "print exactly one JSON value on stdout"},
+  };
+}
+
+Result<std::string> resolve_db_url(const ParsedArguments& args) {
+  if (auto flag = args.value("db")) {
+    if (flag->empty()) return usage_failure("--db must not be empty");
+    return *flag;
+  }
+  const char* env = std::getenv("LEADLINE_DB");
+  if (env != nullptr && *env != '\0') return std::string(env);
+  return std::string(kDefaultDbUrl);
+}
+
+Result<std::unique_ptr<store::Store>> open_store(const ParsedArguments& args) {
+  auto url = resolve_db_url(args);
+  if (auto* f = std::get_if<Failure>(&url)) return *f;
+  // open_store reports an unusable URL or database by throwing; at this edge that is an
+  // ordinary outcome the operator should read, not a crash.
+  try {
+    return store::open_store(std::get<std::string>(url));
+  } catch (const std::exception& e) {
+    return failure("cannot open database " + std::get<std::string>(url) + ": " + e.what());
+  }
+}
+
+Result<std::string> uuid_option(const ParsedArguments& args, const std::string& option) {
+  const std::string text = args.value(option).value_or("");
+  auto id = domain::parse_uuid(text);
+  if (!id) return usage_failure("--" + option + " must be an id (UUID), got \"" + text + "\"");
+  return *id;
+}
+
+Result<domain::WorkspaceId> existing_workspace(store::Store& store, const ParsedArguments& args) {
+  auto id = uuid_option(args, "workspace");
+  if (auto* f = std::get_if<Failure>(&id)) return *f;
+  domain::WorkspaceId ws{std::get<std::string>(id)};
+  if (!store.workspace_exists(ws)) return failure("no workspace with id " + ws.value);
+  return ws;
+}
+
+Result<std::string> required_text_option(const ParsedArguments& args, const std::string& option) {
+  std::string text = args.value(option).value_or("");
+  if (!domain::is_valid_utf8(text)) return usage_failure("--" + option + " must be valid UTF-8");
+  if (domain::trim_unicode_space(text).empty()) {
+    return usage_failure("--" + option + " must not be empty");
+  }
+  return std::string(domain::trim_unicode_space(text));
+}
+
+}  // namespace leadline::cli

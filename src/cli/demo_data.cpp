@@ -1,0 +1,125 @@
+// Seeding of the demo workspace and the instructions printed with it.
+#include "cli/demo_data.hpp"
+
+#include <boost/json/array.hpp>
+
+#include "auth/api_key.hpp"
+#include "cli/demo_records.hpp"
+
+namespace leadline::cli {
+
+namespace {
+
+constexpr const char* kDemoWorkspaceName = "Demo";
+
+// Reps go on through update_lead because a lead's create fields (and so the import) carry no
+// rep: the same path an API client would use.
+void assign_reps(store::Store& store, const domain::WorkspaceId& ws,
+                 const std::vector<domain::Person>& reps) {
+  store::LeadListQuery query;
+  query.sort = {store::LeadSortField::kCreatedAt, store::SortDirection::kAsc};
+  query.page.limit = 100;
+  const auto leads = store.list_leads(ws, query).items;
+  for (std::size_t i = 0; i < leads.size(); ++i) {
+    if (i % 4 == 0) continue;  // some leads stay unassigned
+    domain::LeadPatch patch;
+    patch.assigned_rep_id = domain::FieldUpdate<domain::RepId>::set({reps[i % reps.size()].id});
+    store.update_lead(ws, leads[i].id, patch);
+  }
+}
+
+// The workspace named like the demo one, else the oldest: the one an operator most likely means.
+const domain::Workspace& existing_demo_workspace(const std::vector<domain::Workspace>& workspaces) {
+  for (const auto& ws : workspaces) {
+    if (ws.name == kDemoWorkspaceName) return ws;
+  }
+  return workspaces.front();
+}
+
+// A wildcard listen address is not one to send requests to; loopback reaches the same server.
+std::string reachable_address(const std::string& listen_address) {
+  if (listen_address.starts_with("0.0.0.0:")) return "127.0.0.1" + listen_address.substr(7);
+  if (listen_address.starts_with("[::]:")) return "[::1]" + listen_address.substr(4);
+  return listen_address;
+}
+
+}  // namespace
+
+Result<DemoSeed> seed_demo_data(store::Store& store) {
+  const auto workspaces = store.list_workspaces();
+  if (!workspaces.empty()) {
+    const auto& existing = existing_demo_workspace(workspaces);
+    return DemoSeed{.workspace = existing.id, .workspace_name = existing.name};
+  }
+
+  const auto ws = store.create_workspace(kDemoWorkspaceName).id;
+  std::vector<domain::Person> reps;
+  for (const auto& rep : demo_reps()) reps.push_back(store.add_rep(ws, rep));
+  std::vector<domain::AgentId> agents;
+  for (const auto& agent : demo_agents()) agents.push_back({store.add_agent(ws, agent).id});
+  std::vector<domain::DepartmentId> departments;
+  for (const auto& name : demo_departments())
+    departments.push_back(store.add_department(ws, name).id);
+
+  const auto imported =
+      store.import_batch(ws, demo_import_items(domain::now(), agents, departments));
+  if (const auto* failed = std::get_if<store::ImportFailure>(&imported)) {
+    return failure("creating the demo data failed at item " + std::to_string(failed->line) + ": " +
+                   failed->message);
+  }
+  assign_reps(store, ws, reps);
+
+  const std::string key = auth::generate_api_key();
+  store::NewApiKey demo_key;
+  demo_key.workspace_id = ws;
+  demo_key.name = "demo";
+  demo_key.prefix = auth::display_prefix(key);
+  demo_key.key_hash = auth::hash_api_key(key);
+  demo_key.scopes =
+      static_cast<unsigned>(store::Scope::kRead) | static_cast<unsigned>(store::Scope::kWrite);
+  store.create_api_key(demo_key);
+  return DemoSeed{
+      .workspace = ws, .workspace_name = kDemoWorkspaceName, .created = true, .key = key};
+}
+
+DemoSummary describe_demo(const DemoSeed& seed, const std::string& listen_address) {
+  DemoSummary summary;
+  summary.json["workspace_id"] = seed.workspace.value;
+  summary.json["created"] = seed.created;
+  if (!seed.created || !seed.key) {
+    const std::string create_key = "leadline keys create --workspace " + seed.workspace.value +
+                                   " --name NAME --scopes read,write";
+    summary.json["key"] = nullptr;
+    summary.json["create_key"] = create_key;
+    const std::string what = seed.workspace_name == kDemoWorkspaceName
+                                 ? "Demo data exists (workspace "
+                                 : "The database already has workspaces, so no demo data was "
+                                   "added (workspace ";
+    summary.lines.push_back(what + seed.workspace.value + "); create a key with: " + create_key);
+    return summary;
+  }
+
+  const std::string base = "http://" + reachable_address(listen_address) + "/api/v1/external";
+  const std::string auth_header = "-H 'Authorization: Bearer " + *seed.key + "'";
+  const std::vector<std::string> curls = {
+      "curl -s " + auth_header + " '" + base + "/leads?limit=5&sort=lead_score:desc'",
+      "curl -s -X POST " + auth_header + " -H 'Content-Type: application/json' -d " +
+          "'{\"visitor_name\":\"Ada Lovelace\",\"visitor_email\":\"ada@example.com\"}' '" + base +
+          "/leads'",
+  };
+  boost::json::array curl_json;
+  for (const auto& line : curls) curl_json.emplace_back(line);
+  summary.json["key"] = *seed.key;
+  summary.json["curl"] = std::move(curl_json);
+
+  summary.lines = {
+      "Demo workspace created: " + seed.workspace.value,
+      "API key (read+write; shown only now): " + *seed.key,
+      "Try:",
+      "  " + curls[0],
+      "  " + curls[1],
+  };
+  return summary;
+}
+
+}  // namespace leadline::cli

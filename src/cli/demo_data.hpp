@@ -1,0 +1,33 @@
+// `leadline serve --demo`: a small, deterministic sample workspace (people, leads, contacts,
+// conversations) and a read+write key, so that a newcomer can try the API at once.
+#pragma once
+
+#include <boost/json/object.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "store/store.hpp"
+
+namespace leadline::cli {
+
+struct DemoSeed {
+  domain::WorkspaceId workspace{};
+  std::string workspace_name{};
+  bool created = false;              // false: the database already had a workspace
+  std::optional<std::string> key{};  // the plaintext key, only when created
+};
+
+// Seeds only a database without any workspace; otherwise points at the existing one.
+Result<DemoSeed> seed_demo_data(store::Store& store);
+
+// What to tell the operator, given the address the server listens on: JSON for --json, and
+// the same as lines for a terminal.
+struct DemoSummary {
+  boost::json::object json;
+  std::vector<std::string> lines;
+};
+DemoSummary describe_demo(const DemoSeed& seed, const std::string& listen_address);
+
+}  // namespace leadline::cli

@@ -1,0 +1,53 @@
+// Parsing and naming of API key scopes for the keys commands.
+#include "cli/scopes.hpp"
+
+#include "store/store.hpp"
+
+namespace leadline::cli {
+
+namespace {
+
+constexpr unsigned bit(store::Scope s) {
+  return static_cast<unsigned>(s);
+}
+
+// "read, write" is as clear as "read,write"; accept both.
+std::string_view trim_ascii_space(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+Result<unsigned> parse_scopes(std::string_view text) {
+  unsigned scopes = 0;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string_view word = trim_ascii_space(text.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    if (word == "read") {
+      scopes |= bit(store::Scope::kRead);
+    } else if (word == "write") {
+      scopes |= bit(store::Scope::kWrite);
+    } else if (word.empty()) {
+      return usage_failure("--scopes must be a comma-separated list of read, write");
+    } else {
+      return usage_failure("--scopes: unknown scope \"" + std::string(word) +
+                           "\" (allowed: read, write)");
+    }
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return scopes;
+}
+
+std::vector<std::string> scope_names(unsigned scopes) {
+  std::vector<std::string> names;
+  if (scopes & bit(store::Scope::kRead)) names.emplace_back("read");
+  if (scopes & bit(store::Scope::kWrite)) names.emplace_back("write");
+  return names;
+}
+
+}  // namespace leadline::cli

@@ -1,0 +1,88 @@
+// `leadline serve`: wires store -> authenticator -> rate limiter -> usage recorder -> API
+// handler -> HTTP server, announces the address, and runs until SIGINT or SIGTERM.
+#include <chrono>
+#include <exception>
+
+#include "api/api_handler.hpp"
+#include "auth/authenticator.hpp"
+#include "auth/sliding_window_limiter.hpp"
+#include "auth/usage_recorder.hpp"
+#include "cli/command_groups.hpp"
+#include "cli/common_options.hpp"
+#include "cli/demo_data.hpp"
+#include "cli/serve_settings.hpp"
+#include "cli/shutdown_signals.hpp"
+#include "http/server.hpp"
+
+namespace leadline::cli {
+
+namespace {
+
+// Often enough that `keys usage` sees requests within the 5 seconds the contract allows.
+constexpr std::chrono::milliseconds kUsageFlushInterval{1000};
+
+// One report for both forms: the human lines end with the line tests and scripts wait for.
+Report listening_report(const std::string& address, const std::optional<DemoSeed>& demo) {
+  const std::string listening = "leadline listening on " + address;
+  boost::json::object data{{"listening_on", address}, {"message", listening}};
+  Report report{.human_body = false};
+  if (demo) {
+    auto summary = describe_demo(*demo, address);
+    data["demo"] = std::move(summary.json);
+    report.notes = std::move(summary.lines);
+  }
+  report.notes.push_back(listening);
+  report.data = std::move(data);
+  return report;
+}
+
+std::optional<Failure> serve(const Invocation& in) {
+  auto settings = serve_settings(in.args);
+  if (auto* f = std::get_if<Failure>(&settings)) return *f;
+  auto& config = std::get<ServeSettings>(settings);
+  auto opened = open_store(in.args);
+  if (auto* f = std::get_if<Failure>(&opened)) return *f;
+  auto& store = *std::get<0>(opened);
+
+  std::optional<DemoSeed> demo;
+  if (in.args.has("demo")) {
+    auto seeded = seed_demo_data(store);
+    if (auto* f = std::get_if<Failure>(&seeded)) return *f;
+    demo = std::get<DemoSeed>(std::move(seeded));
+  }
+
+  auth::Authenticator authenticator(store, config.trusted_proxies);
+  auth::SlidingWindowLimiter limiter(config.rate_limit);
+  auth::UsageRecorder usage(store, kUsageFlushInterval);
+  api::ApiHandler handler(store, authenticator, limiter, usage);
+  http::Server server(config.server, handler);
+  ShutdownSignals signals([&server] { server.stop(); });
+
+  std::string address;
+  // listen() reports a busy port or an unresolvable host by throwing; for the operator that
+  // is an ordinary failure to read, not a crash.
+  try {
+    address = server.listen();
+  } catch (const std::exception& e) {
+    return failure(e.what());
+  }
+  in.out.emit(listening_report(address, demo));
+
+  server.run();
+  usage.flush();
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<Command> serve_commands() {
+  return {
+      {{.name = "serve",
+        .summary = "Run the HTTP API until SIGINT or SIGTERM.",
+        .options = serve_option_specs(),
+        .details = "Prints \"leadline listening on HOST:PORT\" once requests are accepted."},
+       serve},
+  };
+}
+
+}  // namespace leadline::cli

@@ -1,0 +1,61 @@
+// UUIDv7 ids keep records roughly time-ordered, which keeps B-tree inserts at the right edge.
+#include "domain/uuid.hpp"
+
+#include <openssl/rand.h>
+
+#include <array>
+#include <chrono>
+#include <stdexcept>
+
+namespace leadline::domain {
+
+namespace {
+constexpr char kHex[] = "0123456789abcdef";
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+}  // namespace
+
+std::optional<std::string> parse_uuid(std::string_view text) {
+  if (text.size() != 36) return std::nullopt;
+  std::string out(36, '-');
+  for (std::size_t i = 0; i < 36; ++i) {
+    const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dash) {
+      if (text[i] != '-') return std::nullopt;
+      continue;
+    }
+    const int v = hex_value(text[i]);
+    if (v < 0) return std::nullopt;
+    out[i] = kHex[v];
+  }
+  return out;
+}
+
+std::string new_uuid_v7(std::int64_t unix_ms) {
+  std::array<unsigned char, 16> b{};
+  if (RAND_bytes(b.data() + 6, 10) != 1) throw std::runtime_error("RAND_bytes failed");
+  const auto ms = static_cast<std::uint64_t>(unix_ms);
+  for (int i = 0; i < 6; ++i) b[i] = static_cast<unsigned char>(ms >> (40 - 8 * i));
+  b[6] = static_cast<unsigned char>(0x70 | (b[6] & 0x0F));
+  b[8] = static_cast<unsigned char>(0x80 | (b[8] & 0x3F));
+  std::string out;
+  out.reserve(36);
+  for (std::size_t i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
+    out.push_back(kHex[b[i] >> 4]);
+    out.push_back(kHex[b[i] & 0x0F]);
+  }
+  return out;
+}
+
+std::string new_uuid_v7() {
+  using namespace std::chrono;
+  return new_uuid_v7(duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count());
+}
+
+}  // namespace leadline::domain

@@ -1,0 +1,16 @@
+// Last line of defence around the Handler: an exception escaping it must not take a worker
+// thread down, so it becomes a 500 (or, if rendering itself fails, a fixed JSON envelope).
+#pragma once
+
+#include <string_view>
+
+#include "http/request.hpp"
+
+namespace leadline::http {
+
+void handle_guarded(Handler& handler, const Request& request, Response& response) noexcept;
+
+void render_refusal_guarded(Handler& handler, unsigned status, std::string_view reason,
+                            Response& response) noexcept;
+
+}  // namespace leadline::http

@@ -1,0 +1,55 @@
+// The HTTP layer's view of one request and its response, free of Beast types so that the API
+// layer (and fuzzers) can be driven without sockets.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace leadline::http {
+
+struct Header {
+  std::string_view name;
+  std::string_view value;
+};
+
+struct Request {
+  std::string_view method;  // "GET", "POST", ...
+  std::string_view target;  // origin-form: path and query as received
+  std::string_view body;
+  std::string_view peer_ip;  // textual address of the direct peer, e.g. "127.0.0.1", "::1"
+  std::vector<Header> headers;
+
+  // First header with this name (ASCII case-insensitive); empty when absent.
+  std::string_view header(std::string_view name) const;
+  bool has_header(std::string_view name) const;
+};
+
+struct Response {
+  unsigned status = 200;
+  std::string content_type = "application/json; charset=utf-8";
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+  bool close = false;  // close the connection after writing
+
+  void reset() {
+    status = 200;
+    content_type = "application/json; charset=utf-8";
+    headers.clear();
+    body.clear();
+    close = false;
+  }
+};
+
+// What the server calls for each request. Implemented by the API layer.
+class Handler {
+ public:
+  virtual ~Handler() = default;
+  virtual void handle(const Request& request, Response& response) = 0;
+  // The HTTP layer's own refusals (413, 431, 400 malformed, 503 over connection limit) are
+  // rendered by the handler so that every error shares one envelope.
+  virtual void render_refusal(unsigned status, std::string_view reason, Response& response) = 0;
+};
+
+}  // namespace leadline::http

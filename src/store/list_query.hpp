@@ -1,0 +1,74 @@
+// What a list request asks the store for: filters, one total order, and a page position.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "domain/pipeline_stage.hpp"
+
+namespace leadline::store {
+
+enum class SortDirection { kAsc, kDesc };
+
+enum class LeadSortField { kCreatedAt, kUpdatedAt, kLeadScore, kVisitorName };
+enum class ContactSortField { kCreatedAt, kLastActivity, kName, kEmail };
+enum class ConversationSortField { kCreatedAt, kUpdatedAt };
+
+template <class Field>
+struct SortSpec {
+  Field field;
+  SortDirection direction = SortDirection::kDesc;
+};
+
+// One sort key's value at a row: null, an integer (timestamps as Unix ms), a real, or text
+// (string sorts compare case-folded text by code point, i.e. bytewise UTF-8).
+using SortValue = std::variant<std::monostate, std::int64_t, double, std::string>;
+
+// A keyset position: the sort key values of a row and its id. Pages continue strictly after it.
+// Most sorts have one key; the contacts `name` sort has two (folded first, folded last name).
+struct KeysetPosition {
+  std::vector<SortValue> values;
+  std::string id;
+};
+
+struct PageRequest {
+  int limit = 50;                       // 1..100, already clamped
+  std::optional<KeysetPosition> after;  // cursor paging
+  std::int64_t offset = 0;              // page paging: (page - 1) * limit; 0 with a cursor
+};
+
+struct LeadListQuery {
+  std::optional<domain::PipelineStage> stage;
+  std::string search_folded;  // empty = no search; already case-folded
+  SortSpec<LeadSortField> sort;
+  PageRequest page;
+};
+
+struct ContactListQuery {
+  std::string search_folded;
+  std::optional<std::string> tag;
+  SortSpec<ContactSortField> sort;
+  PageRequest page;
+};
+
+struct ConversationListQuery {
+  std::optional<domain::ConversationStatus> status;  // empty = all
+  std::string search_folded;
+  std::optional<std::string> tag;
+  SortSpec<ConversationSortField> sort;
+  PageRequest page;
+};
+
+template <class T>
+struct Page {
+  std::vector<T> items;
+  bool has_more = false;
+  std::int64_t total_count = 0;
+  // Position of the last item returned, set exactly when has_more is true.
+  std::optional<KeysetPosition> next_position;
+};
+
+}  // namespace leadline::store

@@ -1,0 +1,41 @@
+// Chooses the store backend from a --db URL.
+#include <filesystem>
+#include <stdexcept>
+#include <string_view>
+
+#include "store/sqlite/sqlite_store.hpp"
+#include "store/store.hpp"
+
+namespace leadline::store {
+
+namespace {
+
+constexpr std::string_view kSqliteScheme = "sqlite:";
+
+std::unique_ptr<Store> open_sqlite(const std::string& url, const std::string& path) {
+  if (path.empty() || path == ":memory:") {
+    // Every connection of an in-memory database would see a database of its own.
+    throw std::runtime_error("unsupported --db URL " + url + "; use sqlite:PATH with a file path");
+  }
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(parent, ec);
+    if (ec) {
+      throw std::runtime_error("cannot create directory " + parent.string() + " for --db " + url +
+                               ": " + ec.message());
+    }
+  }
+  return std::make_unique<sqlite::SqliteStore>(path);
+}
+
+}  // namespace
+
+std::unique_ptr<Store> open_store(const std::string& db_url) {
+  if (db_url.starts_with(kSqliteScheme)) {
+    return open_sqlite(db_url, db_url.substr(kSqliteScheme.size()));
+  }
+  throw std::runtime_error("unsupported --db URL " + db_url + "; use sqlite:PATH");
+}
+
+}  // namespace leadline::store

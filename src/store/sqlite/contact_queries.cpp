@@ -1,0 +1,231 @@
+// Contacts: e-mail uniqueness through the folded unique index, computed conversation
+// figures, compare-then-write PATCH that also moves last_activity, keyset-paged lists.
+#include "store/sqlite/contact_queries.hpp"
+
+#include "domain/unicode_text.hpp"
+#include "domain/uuid.hpp"
+#include "store/sqlite/folded_text.hpp"
+#include "store/sqlite/json_string_array.hpp"
+#include "store/sqlite/list_page.hpp"
+#include "store/sqlite/row_values.hpp"
+
+namespace leadline::store::sqlite {
+
+namespace {
+
+constexpr const char* kContactColumns =
+    "c.id, c.first_name, c.last_name, c.email, c.phone, c.company_name, c.tags, "
+    "c.profile_notes, c.last_activity, c.created_at, c.updated_at, "
+    "(SELECT COUNT(*) FROM conversations cv WHERE cv.contact_id = c.id), "
+    "(SELECT MAX(cv.created_at) FROM conversations cv WHERE cv.contact_id = c.id)";
+
+domain::Contact read_contact(const Query& q) {
+  domain::Contact c;
+  c.id.value = q.text(0);
+  c.first_name = q.text(1);
+  c.last_name = q.opt_text(2);
+  c.email = q.opt_text(3);
+  c.phone = q.opt_text(4);
+  c.company_name = q.opt_text(5);
+  c.tags = decode_string_array(q.text(6));
+  c.profile_notes = q.text(7);
+  c.last_activity = read_timestamp(q, 8);
+  c.created_at = read_timestamp(q, 9);
+  c.updated_at = read_timestamp(q, 10);
+  c.conversation_count = q.int64(11);
+  c.last_conversation_at = read_opt_timestamp(q, 12);
+  return c;
+}
+
+bool same_patchable_fields(const domain::Contact& a, const domain::Contact& b) {
+  return a.first_name == b.first_name && a.last_name == b.last_name && a.email == b.email &&
+         a.phone == b.phone && a.company_name == b.company_name && a.tags == b.tags &&
+         a.profile_notes == b.profile_notes;
+}
+
+domain::Contact apply_patch(domain::Contact c, const domain::ContactPatch& patch) {
+  if (patch.first_name) c.first_name = *patch.first_name;
+  if (patch.last_name.present) c.last_name = patch.last_name.value;
+  if (patch.email.present) c.email = patch.email.value;
+  if (patch.phone.present) c.phone = patch.phone.value;
+  if (patch.company_name.present) c.company_name = patch.company_name.value;
+  if (patch.tags) c.tags = *patch.tags;
+  if (patch.profile_notes.present) c.profile_notes = patch.profile_notes.value.value_or("");
+  return c;
+}
+
+std::optional<domain::ContactId> other_contact_with_email(Connection& conn,
+                                                          const domain::WorkspaceId& ws,
+                                                          const std::string& email,
+                                                          const domain::ContactId& self) {
+  auto q =
+      conn.query("SELECT id FROM contacts WHERE workspace_id = ? AND email_folded = ? AND id <> ?");
+  q.bind_text(ws.value).bind_text(domain::case_fold(email)).bind_text(self.value);
+  if (!q.step()) return std::nullopt;
+  return domain::ContactId{q.text(0)};
+}
+
+std::vector<SortKey> sort_keys(ContactSortField field) {
+  switch (field) {
+    case ContactSortField::kLastActivity:
+      return {{"c.last_activity", false}};
+    case ContactSortField::kEmail:
+      return {{"c.email_folded", true}};
+    case ContactSortField::kName:
+      return {{"c.first_name_folded", false}, {"c.last_name_folded", true}};
+    case ContactSortField::kCreatedAt:
+      break;
+  }
+  return {{"c.created_at", false}};
+}
+
+}  // namespace
+
+CreateResult<domain::Contact> insert_contact(Connection& conn, const domain::WorkspaceId& ws,
+                                             const domain::NewContact& contact,
+                                             domain::Timestamp now) {
+  domain::Contact out;
+  out.id.value = domain::new_uuid_v7(now.unix_ms);
+  out.first_name = contact.first_name;
+  out.last_name = contact.last_name;
+  out.email = contact.email;
+  out.phone = contact.phone;
+  out.company_name = contact.company_name;
+  out.tags = contact.tags;
+  out.profile_notes = contact.profile_notes;
+  out.created_at = contact.created_at.value_or(now);
+  out.updated_at = out.created_at;
+  out.last_activity = out.created_at;
+  try {
+    auto q = conn.query(
+        "INSERT INTO contacts (id, workspace_id, first_name, last_name, email, phone, "
+        "company_name, tags, profile_notes, metadata, last_activity, created_at, updated_at, "
+        "first_name_folded, last_name_folded, email_folded, search_folded, "
+        "visitor_search_folded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    q.bind_text(out.id.value)
+        .bind_text(ws.value)
+        .bind_text(out.first_name)
+        .bind_opt_text(out.last_name)
+        .bind_opt_text(out.email)
+        .bind_opt_text(out.phone)
+        .bind_opt_text(out.company_name)
+        .bind_text(encode_string_array(out.tags))
+        .bind_text(out.profile_notes)
+        .bind_opt_text(contact.metadata_json)
+        .bind_int(out.last_activity.unix_ms)
+        .bind_int(out.created_at.unix_ms)
+        .bind_int(out.updated_at.unix_ms)
+        .bind_text(domain::case_fold(out.first_name))
+        .bind_opt_text(fold_optional(out.last_name))
+        .bind_opt_text(fold_optional(out.email))
+        .bind_text(contact_search_text(out.first_name, out.last_name, out.email, out.phone,
+                                       out.company_name))
+        .bind_text(visitor_search_text(out.first_name, out.last_name, out.email, out.company_name))
+        .run();
+  } catch (const SqliteError& e) {
+    if (!e.is_unique_violation() || !out.email) throw;
+    if (auto existing = find_contact_by_email(conn, ws, *out.email)) {
+      return EmailConflict{*existing};
+    }
+    throw;
+  }
+  return out;
+}
+
+std::optional<domain::ContactId> find_contact_by_email(Connection& conn,
+                                                       const domain::WorkspaceId& ws,
+                                                       const std::string& email) {
+  auto q = conn.query("SELECT id FROM contacts WHERE workspace_id = ? AND email_folded = ?");
+  q.bind_text(ws.value).bind_text(domain::case_fold(email));
+  if (!q.step()) return std::nullopt;
+  return domain::ContactId{q.text(0)};
+}
+
+std::optional<domain::Contact> select_contact(Connection& conn, const domain::WorkspaceId& ws,
+                                              const domain::ContactId& id) {
+  auto q = conn.query(std::string("SELECT ") + kContactColumns +
+                      " FROM contacts c WHERE c.workspace_id = ? AND c.id = ?");
+  q.bind_text(ws.value).bind_text(id.value);
+  if (!q.step()) return std::nullopt;
+  return read_contact(q);
+}
+
+UpdateResult<domain::Contact> update_contact(Connection& conn, const domain::WorkspaceId& ws,
+                                             const domain::ContactId& id,
+                                             const domain::ContactPatch& patch,
+                                             domain::Timestamp now) {
+  const auto current = select_contact(conn, ws, id);
+  if (!current) return NotFound{};
+  domain::Contact next = apply_patch(*current, patch);
+  if (same_patchable_fields(*current, next)) return *current;
+  if (next.email) {
+    if (auto other = other_contact_with_email(conn, ws, *next.email, id)) {
+      return EmailConflict{*other};
+    }
+  }
+  next.updated_at = advance_updated_at(current->updated_at, now);
+  next.last_activity = std::max(current->last_activity, next.updated_at);
+  auto q = conn.query(
+      "UPDATE contacts SET first_name = ?, last_name = ?, email = ?, phone = ?, "
+      "company_name = ?, tags = ?, profile_notes = ?, last_activity = ?, updated_at = ?, "
+      "first_name_folded = ?, last_name_folded = ?, email_folded = ?, search_folded = ?, "
+      "visitor_search_folded = ? WHERE workspace_id = ? AND id = ?");
+  q.bind_text(next.first_name)
+      .bind_opt_text(next.last_name)
+      .bind_opt_text(next.email)
+      .bind_opt_text(next.phone)
+      .bind_opt_text(next.company_name)
+      .bind_text(encode_string_array(next.tags))
+      .bind_text(next.profile_notes)
+      .bind_int(next.last_activity.unix_ms)
+      .bind_int(next.updated_at.unix_ms)
+      .bind_text(domain::case_fold(next.first_name))
+      .bind_opt_text(fold_optional(next.last_name))
+      .bind_opt_text(fold_optional(next.email))
+      .bind_text(contact_search_text(next.first_name, next.last_name, next.email, next.phone,
+                                     next.company_name))
+      .bind_text(
+          visitor_search_text(next.first_name, next.last_name, next.email, next.company_name))
+      .bind_text(ws.value)
+      .bind_text(id.value)
+      .run();
+  return next;
+}
+
+bool delete_contact(Connection& conn, const domain::WorkspaceId& ws, const domain::ContactId& id) {
+  auto q = conn.query("DELETE FROM contacts WHERE workspace_id = ? AND id = ?");
+  q.bind_text(ws.value).bind_text(id.value).run();
+  return conn.changes() > 0;
+}
+
+void raise_contact_activity(Connection& conn, const domain::WorkspaceId& ws,
+                            const domain::ContactId& id, domain::Timestamp at) {
+  auto q = conn.query(
+      "UPDATE contacts SET last_activity = max(last_activity, ?) WHERE workspace_id = ? AND "
+      "id = ?");
+  q.bind_int(at.unix_ms).bind_text(ws.value).bind_text(id.value).run();
+}
+
+Page<domain::Contact> list_contacts(Connection& conn, const domain::WorkspaceId& ws,
+                                    const ContactListQuery& query) {
+  ListSql sql;
+  sql.columns = kContactColumns;
+  sql.from = "contacts c";
+  sql.where = "c.workspace_id = ?";
+  sql.params.emplace_back(ws.value);
+  if (!query.search_folded.empty()) {
+    // instr, unlike LIKE, has no wildcard characters: %, _ and \ match themselves.
+    sql.where += " AND instr(c.search_folded, ?) > 0";
+    sql.params.emplace_back(query.search_folded);
+  }
+  if (query.tag) {
+    sql.where += " AND EXISTS (SELECT 1 FROM json_each(c.tags) WHERE json_each.value = ?)";
+    sql.params.emplace_back(*query.tag);
+  }
+  sql.keys = sort_keys(query.sort.field);
+  sql.id_expr = "c.id";
+  sql.direction = query.sort.direction;
+  return run_list<domain::Contact>(conn, sql, query.page, read_contact);
+}
+
+}  // namespace leadline::store::sqlite

@@ -1,0 +1,175 @@
+// Conversations: visitor fields come from the linked contact, agent fields from the agent,
+// last_message and message_count from the messages, all in one statement per page.
+#include "store/sqlite/conversation_queries.hpp"
+
+#include <stdexcept>
+
+#include "store/sqlite/json_string_array.hpp"
+#include "store/sqlite/list_page.hpp"
+#include "store/sqlite/row_values.hpp"
+#include "store/sqlite/workspace_queries.hpp"
+
+namespace leadline::store::sqlite {
+
+namespace {
+
+constexpr const char* kConversationColumns =
+    "cv.id, cv.source, cv.status, cv.tags, cv.created_at, cv.updated_at, cv.agent_id, "
+    "cv.department_id, ct.first_name, ct.last_name, ct.email, ct.phone, ct.company_name, "
+    "a.first_name, a.last_name, a.email, "
+    "(SELECT m.content FROM messages m WHERE m.conversation_id = cv.id "
+    "ORDER BY m.created_at DESC, m.id DESC LIMIT 1), "
+    "(SELECT COUNT(*) FROM messages m WHERE m.conversation_id = cv.id)";
+constexpr const char* kConversationFrom =
+    "conversations cv LEFT JOIN contacts ct ON ct.id = cv.contact_id "
+    "LEFT JOIN agents a ON a.workspace_id = cv.workspace_id AND a.id = cv.agent_id";
+
+domain::ConversationStatus parse_status(const std::string& text) {
+  const auto status = domain::parse_conversation_status(text);
+  if (!status) throw std::runtime_error("stored conversation has unknown status " + text);
+  return *status;
+}
+
+domain::Conversation read_conversation(const Query& q) {
+  domain::Conversation c;
+  c.id.value = q.text(0);
+  c.source = q.text(1);
+  c.status = parse_status(q.text(2));
+  c.tags = decode_string_array(q.text(3));
+  c.created_at = read_timestamp(q, 4);
+  c.updated_at = read_timestamp(q, 5);
+  if (!q.is_null(6)) c.agent_id = domain::AgentId{q.text(6)};
+  if (!q.is_null(7)) c.department_id = domain::DepartmentId{q.text(7)};
+  c.visitor_name = q.opt_text(8);
+  c.visitor_last_name = q.opt_text(9);
+  c.visitor_email = q.opt_text(10);
+  c.visitor_phone = q.opt_text(11);
+  c.visitor_company = q.opt_text(12);
+  c.agent_name = q.opt_text(13);
+  c.agent_last_name = q.opt_text(14);
+  c.agent_email = q.opt_text(15);
+  c.last_message = q.opt_text(16);
+  c.message_count = q.int64(17);
+  return c;
+}
+
+domain::Message read_message(const Query& q) {
+  domain::Message m;
+  m.id.value = q.text(0);
+  m.sender_type = q.text(1);
+  m.content = q.text(2);
+  m.attachments_json = q.opt_text(3);
+  m.status = q.text(4);
+  m.created_at = read_timestamp(q, 5);
+  m.sender_name = q.opt_text(6);
+  return m;
+}
+
+struct PatchableFields {
+  domain::ConversationStatus status;
+  domain::Tags tags;
+  std::optional<domain::AgentId> agent_id;
+  std::optional<domain::DepartmentId> department_id;
+  domain::Timestamp updated_at;
+  friend bool operator==(const PatchableFields& a, const PatchableFields& b) {
+    return a.status == b.status && a.tags == b.tags && a.agent_id == b.agent_id &&
+           a.department_id == b.department_id;
+  }
+};
+
+std::optional<PatchableFields> select_patchable(Connection& conn, const domain::WorkspaceId& ws,
+                                                const domain::ConversationId& id) {
+  auto q = conn.query(
+      "SELECT status, tags, agent_id, department_id, updated_at FROM conversations "
+      "WHERE workspace_id = ? AND id = ?");
+  q.bind_text(ws.value).bind_text(id.value);
+  if (!q.step()) return std::nullopt;
+  PatchableFields f{parse_status(q.text(0)), decode_string_array(q.text(1)), std::nullopt,
+                    std::nullopt, read_timestamp(q, 4)};
+  if (!q.is_null(2)) f.agent_id = domain::AgentId{q.text(2)};
+  if (!q.is_null(3)) f.department_id = domain::DepartmentId{q.text(3)};
+  return f;
+}
+
+std::vector<SortKey> sort_keys(ConversationSortField field) {
+  if (field == ConversationSortField::kUpdatedAt) return {{"cv.updated_at", false}};
+  return {{"cv.created_at", false}};
+}
+
+}  // namespace
+
+std::optional<domain::ConversationWithMessages> select_conversation(
+    Connection& conn, const domain::WorkspaceId& ws, const domain::ConversationId& id) {
+  domain::ConversationWithMessages out;
+  {
+    auto q = conn.query(std::string("SELECT ") + kConversationColumns + " FROM " +
+                        kConversationFrom + " WHERE cv.workspace_id = ? AND cv.id = ?");
+    q.bind_text(ws.value).bind_text(id.value);
+    if (!q.step()) return std::nullopt;
+    out.conversation = read_conversation(q);
+  }
+  auto q = conn.query(
+      "SELECT id, sender_type, content, attachments, status, created_at, sender_name "
+      "FROM messages WHERE workspace_id = ? AND conversation_id = ? ORDER BY created_at, id");
+  q.bind_text(ws.value).bind_text(id.value);
+  while (q.step()) out.messages.push_back(read_message(q));
+  return out;
+}
+
+UpdateResult<domain::ConversationPatchResult> update_conversation(
+    Connection& conn, const domain::WorkspaceId& ws, const domain::ConversationId& id,
+    const domain::ConversationPatch& patch, domain::Timestamp now) {
+  const auto current = select_patchable(conn, ws, id);
+  if (!current) return NotFound{};
+  if (patch.agent_id.value && !agent_in_workspace(conn, ws, *patch.agent_id.value)) {
+    return InvalidReference{"agent_id"};
+  }
+  if (patch.department_id.value && !department_in_workspace(conn, ws, *patch.department_id.value)) {
+    return InvalidReference{"department_id"};
+  }
+  PatchableFields next = *current;
+  if (patch.status) next.status = *patch.status;
+  if (patch.tags) next.tags = *patch.tags;
+  if (patch.agent_id.present) next.agent_id = patch.agent_id.value;
+  if (patch.department_id.present) next.department_id = patch.department_id.value;
+  if (!(next == *current)) {
+    next.updated_at = advance_updated_at(current->updated_at, now);
+    auto q = conn.query(
+        "UPDATE conversations SET status = ?, tags = ?, agent_id = ?, department_id = ?, "
+        "updated_at = ? WHERE workspace_id = ? AND id = ?");
+    q.bind_text(domain::to_string(next.status)).bind_text(encode_string_array(next.tags));
+    q.bind_opt_text(next.agent_id ? std::optional(next.agent_id->value) : std::nullopt);
+    q.bind_opt_text(next.department_id ? std::optional(next.department_id->value) : std::nullopt);
+    q.bind_int(next.updated_at.unix_ms).bind_text(ws.value).bind_text(id.value).run();
+  }
+  return domain::ConversationPatchResult{id, next.status, next.tags, next.updated_at};
+}
+
+Page<domain::Conversation> list_conversations(Connection& conn, const domain::WorkspaceId& ws,
+                                              const ConversationListQuery& query) {
+  ListSql sql;
+  sql.columns = kConversationColumns;
+  sql.from = kConversationFrom;
+  sql.where = "cv.workspace_id = ?";
+  sql.params.emplace_back(ws.value);
+  if (query.status) {
+    sql.where += " AND cv.status = ?";
+    sql.params.emplace_back(std::string(domain::to_string(*query.status)));
+  }
+  if (!query.search_folded.empty()) {
+    // Matches the linked contact's first, last, e-mail and company (not phone); instr has no
+    // wildcard characters. Unlinked conversations never match a search.
+    sql.where += " AND instr(ct.visitor_search_folded, ?) > 0";
+    sql.params.emplace_back(query.search_folded);
+  }
+  if (query.tag) {
+    sql.where += " AND EXISTS (SELECT 1 FROM json_each(cv.tags) WHERE json_each.value = ?)";
+    sql.params.emplace_back(*query.tag);
+  }
+  sql.keys = sort_keys(query.sort.field);
+  sql.id_expr = "cv.id";
+  sql.direction = query.sort.direction;
+  return run_list<domain::Conversation>(conn, sql, query.page, read_conversation);
+}
+
+}  // namespace leadline::store::sqlite

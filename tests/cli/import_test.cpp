@@ -1,0 +1,213 @@
+// `leadline import`: JSON Lines of conversations, leads and contacts; counts, visitor matching by
+// e-mail, stdin, timestamps, and all-or-nothing rejection naming the bad line.
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "support/cli_fixture.hpp"
+#include "support/fixture.hpp"
+
+namespace leadline_test {
+namespace {
+
+class ImportTest : public CliTest {
+ protected:
+  void SetUp() override {
+    CliTest::SetUp();
+    ws_ = create_workspace();
+    key_ = str(create_key(ws_, "read").at("key"));
+  }
+
+  json::object import_text(const std::string& text) {
+    std::string file = write_file("in-" + std::to_string(++files_) + ".jsonl", text);
+    return as_obj(run_json({"import", "--workspace", ws_, file}));
+  }
+
+  std::size_t count(const std::string& resource) {
+    return api_get("/" + resource + "?limit=100", key_).as_array().size();
+  }
+
+  std::string ws_;
+  std::string key_;
+  int files_ = 0;
+};
+
+const KeySet kCounts = {"conversations", "contacts", "leads", "messages"};
+
+TEST_F(ImportTest, CountsEveryKindOfRecord) {
+  std::string t = timestamp_from_now(-3'600'000ms);
+  std::string text = jsonl({
+      json::object{{"type", "contact"},
+                   {"first_name", "Grace"},
+                   {"email", "Grace@Navy.mil"},
+                   {"created_at", timestamp_from_now(-7'200'000ms)}},
+      json::object{{"type", "lead"}, {"visitor_name", "Lead One"}, {"lead_score", 42}},
+      conversation_line({{"first_name", "Ada"},
+                         {"last_name", "Lovelace"},
+                         {"email", "ada@example.com"},
+                         {"phone", "+44 20 0000"},
+                         {"company_name", "Analytical Engines"}},
+                        {message_line("Hi", timestamp_from_now(-3'599'000ms), "visitor", "Ada"),
+                         message_line("Hello", timestamp_from_now(-3'598'000ms), "bot")},
+                        t),
+      conversation_line({{"first_name", "Grace"}, {"email", "GRACE@navy.MIL"}},
+                        {message_line("Ahoy", timestamp_from_now(-1000ms))}, t),
+      conversation_line({{"first_name", "Anonymous"}}, {}, t),
+  });
+  json::object counts = import_text(text);
+  EXPECT_EQ(keys_of(counts), kCounts);
+  EXPECT_EQ(counts.at("conversations"), 3);
+  EXPECT_EQ(counts.at("contacts"), 3);  // Grace (line), Ada and Anonymous (visitors)
+  EXPECT_EQ(counts.at("leads"), 1);
+  EXPECT_EQ(counts.at("messages"), 3);
+
+  EXPECT_EQ(count("conversations"), 3u);
+  EXPECT_EQ(count("contacts"), 3u);
+  EXPECT_EQ(count("leads"), 1u);
+  json::value grace = api_get("/contacts?search=grace", key_);
+  ASSERT_EQ(grace.as_array().size(), 1u);
+  EXPECT_EQ(grace.as_array()[0].at("conversation_count"), 1);
+  EXPECT_EQ(grace.as_array()[0].at("email"), "Grace@Navy.mil");
+}
+
+TEST_F(ImportTest, VisitorIsMatchedToAnExistingContactByEmailCaseInsensitively) {
+  import_text(jsonl(
+      {json::object{{"type", "contact"}, {"first_name", "Ada"}, {"email", "Ada@Example.com"}}}));
+  std::string t = timestamp_from_now(-60'000ms);
+  json::object counts = import_text(jsonl(
+      {conversation_line({{"first_name", "Ada"}, {"email", "ada@EXAMPLE.COM"}}, {}, t),
+       conversation_line({{"first_name", "Someone"}, {"email", " ADA@example.com "}}, {}, t)}));
+  EXPECT_EQ(counts.at("contacts"), 0);
+  EXPECT_EQ(counts.at("conversations"), 2);
+  json::value contacts = api_get("/contacts", key_);
+  ASSERT_EQ(contacts.as_array().size(), 1u);
+  EXPECT_EQ(contacts.as_array()[0].at("conversation_count"), 2);
+  EXPECT_EQ(contacts.as_array()[0].at("first_name"), "Ada");
+}
+
+TEST_F(ImportTest, VisitorsWithoutEmailAlwaysCreateNewContacts) {
+  std::string t = timestamp_from_now(-60'000ms);
+  json::object counts = import_text(jsonl({conversation_line({{"first_name", "Same"}}, {}, t),
+                                           conversation_line({{"first_name", "Same"}}, {}, t)}));
+  EXPECT_EQ(counts.at("contacts"), 2);
+  EXPECT_EQ(count("contacts"), 2u);
+}
+
+TEST_F(ImportTest, DashReadsStandardInput) {
+  std::string text = jsonl({json::object{{"type", "lead"}, {"visitor_name", "From stdin"}},
+                            json::object{{"type", "contact"}, {"first_name", "Stdin"}}});
+  CliOptions options;
+  options.stdin_data = text;
+  json::value counts = run_json({"import", "--workspace", ws_, "-"}, options);
+  EXPECT_EQ(keys_of(counts), kCounts);
+  EXPECT_EQ(counts.at("leads"), 1);
+  EXPECT_EQ(counts.at("contacts"), 1);
+  EXPECT_EQ(counts.at("conversations"), 0);
+  EXPECT_EQ(counts.at("messages"), 0);
+  json::value leads = api_get("/leads", key_);
+  ASSERT_EQ(leads.as_array().size(), 1u);
+  EXPECT_EQ(leads.as_array()[0].at("visitor_name"), "From stdin");
+}
+
+TEST_F(ImportTest, TimestampsArePastFutureOrNow) {
+  std::string past = "2020-02-29T12:34:56.789Z";
+  std::string future = timestamp_from_now(std::chrono::hours(24 * 400));
+  std::string conv_time = "2021-06-01T08:00:00.000Z";
+  std::int64_t before = now_millis();
+  import_text(jsonl({
+      json::object{{"type", "contact"}, {"first_name", "Past"}, {"created_at", past}},
+      json::object{{"type", "lead"}, {"visitor_name", "Future"}, {"created_at", future}},
+      json::object{{"type", "lead"}, {"visitor_name", "Now"}},
+      conversation_line({{"first_name", "Visitor"}, {"email", "visitor@example.com"}},
+                        {message_line("m", "2021-06-01T08:00:05.000Z")}, conv_time),
+  }));
+  std::int64_t after = now_millis();
+  json::value past_contact = api_get("/contacts?search=past", key_);
+  ASSERT_EQ(past_contact.as_array().size(), 1u);
+  EXPECT_EQ(past_contact.as_array()[0].at("created_at"), json::value(past));
+  json::value future_lead = api_get("/leads?search=future", key_);
+  ASSERT_EQ(future_lead.as_array().size(), 1u);
+  EXPECT_EQ(future_lead.as_array()[0].at("created_at"), json::value(future));
+  json::value now_lead = api_get("/leads?search=now", key_);
+  ASSERT_EQ(now_lead.as_array().size(), 1u);
+  std::int64_t created = timestamp_millis(str(now_lead.as_array()[0].at("created_at")));
+  EXPECT_GE(created, before - 2000);
+  EXPECT_LE(created, after + 2000);
+  // A contact created from a conversation visitor takes the conversation's created_at.
+  json::value visitor = api_get("/contacts?search=visitor%40example.com", key_);
+  ASSERT_EQ(visitor.as_array().size(), 1u);
+  EXPECT_EQ(visitor.as_array()[0].at("created_at"), json::value(conv_time));
+  json::value conv = api_get("/conversations", key_);
+  ASSERT_EQ(conv.as_array().size(), 1u);
+  EXPECT_EQ(conv.as_array()[0].at("created_at"), json::value(conv_time));
+  EXPECT_EQ(conv.as_array()[0].at("updated_at"), "2021-06-01T08:00:05.000Z");
+}
+
+TEST_F(ImportTest, ConversationsMayReferenceAgentsAndDepartments) {
+  std::string agent = str(run_json({"agents", "add", "--workspace", ws_, "--first-name", "Alan",
+                                    "--last-name", "Turing", "--email", "alan@example.com"})
+                              .at("id"));
+  std::string dept =
+      str(run_json({"departments", "add", "--workspace", ws_, "--name", "Support"}).at("id"));
+  json::object line = conversation_line({{"first_name", "V"}}, {}, timestamp_from_now(-1000ms));
+  line["agent_id"] = agent;
+  line["department_id"] = dept;
+  import_text(jsonl({line}));
+  json::value conv = api_get("/conversations", key_);
+  ASSERT_EQ(conv.as_array().size(), 1u);
+  EXPECT_EQ(conv.as_array()[0].at("agent_id"), json::value(agent));
+  EXPECT_EQ(conv.as_array()[0].at("department_id"), json::value(dept));
+  EXPECT_EQ(conv.as_array()[0].at("agent_name"), "Alan");
+}
+
+TEST_F(ImportTest, ABadLineIsReportedByNumberAndNothingIsKept) {
+  const std::string good1 = json::serialize(json::object{{"type", "lead"}, {"visitor_name", "L1"}});
+  const std::string good2 = json::serialize(conversation_line(
+      {{"first_name", "V"}, {"email", "v@example.com"}},
+      {message_line("m", timestamp_from_now(-1000ms))}, timestamp_from_now(-2000ms)));
+  const std::string good3 =
+      json::serialize(json::object{{"type", "contact"}, {"first_name", "C"}, {"email", "c@x.io"}});
+  const std::vector<std::string> bad_lines = {
+      "{not json",
+      json::serialize(json::object{{"type", "lead"}, {"need_summary", "no visitor_name"}}),
+      json::serialize(json::object{{"type", "spaceship"}, {"name", "x"}}),
+      json::serialize(json::object{{"type", "contact"}, {"first_name", ""}}),
+      json::serialize(
+          conversation_line({{"first_name", "V"}}, {}, timestamp_from_now(-1000ms), "closed")),
+      json::serialize(
+          json::object{{"type", "lead"}, {"visitor_name", "x"}, {"pipeline_stage", "won"}}),
+      "[1,2,3]",
+  };
+  for (const auto& bad : bad_lines) {
+    SCOPED_TRACE(bad);
+    std::string text = good1 + "\n" + good2 + "\n" + good3 + "\n" + bad + "\n" + good1 + "\n";
+    std::string file = write_file("bad.jsonl", text);
+    CliResult r = run({"import", "--workspace", ws_, file, "--json"});
+    EXPECT_NE(r.exit_code, 0) << r.describe();
+    EXPECT_TRUE(std::regex_search(r.err, std::regex("(^|[^0-9])4([^0-9]|$)")))
+        << "the error names line 4\n"
+        << r.describe();
+    EXPECT_EQ(count("leads"), 0u);
+    EXPECT_EQ(count("contacts"), 0u);
+    EXPECT_EQ(count("conversations"), 0u);
+  }
+}
+
+TEST_F(ImportTest, EmptyInputImportsNothing) {
+  json::object counts = import_text("");
+  EXPECT_EQ(counts,
+            (json::object{{"conversations", 0}, {"contacts", 0}, {"leads", 0}, {"messages", 0}}));
+}
+
+TEST_F(ImportTest, ImportIntoAnotherWorkspaceStaysThere) {
+  std::string other = create_workspace("Other");
+  std::string file =
+      write_file("x.jsonl", jsonl({json::object{{"type", "lead"}, {"visitor_name", "X"}}}));
+  run_json({"import", "--workspace", other, file});
+  EXPECT_EQ(count("leads"), 0u);
+}
+
+}  // namespace
+}  // namespace leadline_test

@@ -1,0 +1,73 @@
+// Starts the real `leadline serve` on 127.0.0.1 with a free port and a fresh SQLite database in
+// a temporary directory; stops it (SIGTERM, then SIGKILL) and removes the directory on destruction.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace leadline_test {
+
+// A directory under the system temporary directory, removed recursively on destruction.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct ServerOptions {
+  std::vector<std::string> extra_args;  // e.g. {"--rate-limit", "5/2s"}
+  std::string db_url;                   // empty: a fresh database in a temporary directory
+  std::chrono::milliseconds start_timeout{10'000};
+};
+
+class ServerProcess {
+ public:
+  explicit ServerProcess(ServerOptions options = {});
+  ~ServerProcess();
+  ServerProcess(const ServerProcess&) = delete;
+  ServerProcess& operator=(const ServerProcess&) = delete;
+
+  const std::string& host() const { return host_; }
+  unsigned short port() const { return port_; }
+  // The --db value the server was started with; CLI commands use it to share the database.
+  const std::string& db_url() const { return db_url_; }
+  // The SQLite file behind db_url() (empty for non-sqlite URLs).
+  std::filesystem::path db_file() const;
+  // Everything the server printed on stdout and stderr so far.
+  std::string output() const;
+  bool running();
+  // SIGTERM, wait up to `grace`, then SIGKILL. Returns the wait status (or -1 if already gone).
+  int stop(std::chrono::milliseconds grace = std::chrono::milliseconds(5'000));
+
+ private:
+  void reader_loop();
+
+  std::unique_ptr<TempDir> dir_;
+  std::string host_ = "127.0.0.1";
+  unsigned short port_ = 0;
+  std::string db_url_;
+  pid_t pid_ = -1;
+  int out_fd_ = -1;
+  std::thread reader_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::string out_;
+  bool eof_ = false;
+};
+
+}  // namespace leadline_test

@@ -1,0 +1,94 @@
+// Query-string decoding and the list parameter rules of decisions.md.
+#include <gtest/gtest.h>
+
+#include "api/list_params.hpp"
+#include "api/query_params.hpp"
+
+namespace leadline::api {
+namespace {
+
+QueryParams parse(std::string_view q) {
+  auto r = QueryParams::parse(q);
+  EXPECT_TRUE(std::holds_alternative<QueryParams>(r)) << q;
+  return std::holds_alternative<QueryParams>(r) ? std::get<QueryParams>(r) : QueryParams{};
+}
+
+std::string list_error(std::string_view q) {
+  auto r = decode_common_list_params(parse(q));
+  return std::holds_alternative<BadRequest>(r) ? std::get<BadRequest>(r).message : "";
+}
+
+CommonListParams list_ok(std::string_view q) {
+  auto r = decode_common_list_params(parse(q));
+  EXPECT_TRUE(std::holds_alternative<CommonListParams>(r)) << q;
+  return std::holds_alternative<CommonListParams>(r) ? std::get<CommonListParams>(r)
+                                                     : CommonListParams{};
+}
+
+TEST(QueryParams, DecodesPercentAndPlus) {
+  auto q = parse("search=M%C3%BCller+GmbH&tag=a%2Bb");
+  EXPECT_EQ(*q.get("search"), "Müller GmbH");
+  EXPECT_EQ(*q.get("tag"), "a+b");
+  EXPECT_FALSE(q.get("limit").has_value());
+}
+
+TEST(QueryParams, RejectsDuplicatesBadEscapesAndBadUtf8) {
+  EXPECT_TRUE(std::holds_alternative<BadRequest>(QueryParams::parse("limit=1&limit=2")));
+  EXPECT_TRUE(std::holds_alternative<BadRequest>(QueryParams::parse("search=%zz")));
+  EXPECT_TRUE(std::holds_alternative<BadRequest>(QueryParams::parse("search=%")));
+  EXPECT_TRUE(std::holds_alternative<BadRequest>(QueryParams::parse("search=%ff")));
+}
+
+TEST(QueryParams, NamesTheUnknownParameter) {
+  auto q = parse("limit=5&colour=red");
+  auto e = q.reject_unknown({"limit"});
+  ASSERT_TRUE(e.has_value());
+  EXPECT_NE(e->message.find("'colour'"), std::string::npos);
+}
+
+TEST(ListParams, LimitDefaultsClampsAndRejects) {
+  EXPECT_EQ(list_ok("").limit, 50);
+  EXPECT_EQ(list_ok("limit=1").limit, 1);
+  EXPECT_EQ(list_ok("limit=100").limit, 100);
+  EXPECT_EQ(list_ok("limit=101").limit, 100);
+  EXPECT_EQ(list_ok("limit=99999999999999999999999").limit, 100);
+  for (const char* bad : {"limit=0", "limit=-1", "limit=1.5", "limit=abc", "limit=", "limit=+5"}) {
+    EXPECT_NE(list_error(bad).find("limit"), std::string::npos) << bad;
+  }
+}
+
+TEST(ListParams, PageAndCursorRules) {
+  EXPECT_EQ(list_ok("page=3").page, 3);
+  for (const char* bad : {"page=0", "page=-2", "page=x", "page=", "page=1.0"}) {
+    EXPECT_NE(list_error(bad).find("page"), std::string::npos) << bad;
+  }
+  EXPECT_NE(list_error("page=2&cursor=abc").find("together"), std::string::npos);
+  EXPECT_NE(list_error("cursor=").find("cursor"), std::string::npos);
+}
+
+TEST(ListParams, EmptySearchMeansNoSearchAndSearchIsFolded) {
+  EXPECT_EQ(list_ok("search=").search_folded, "");
+  EXPECT_EQ(list_ok("search=%C3%89COLE").search_folded, "école");
+}
+
+enum class F { kA, kB };
+constexpr std::array<std::pair<std::string_view, F>, 2> kSorts{{{"a", F::kA}, {"b", F::kB}}};
+
+TEST(ListParams, SortForms) {
+  auto spec = [](std::string_view q) { return decode_sort(parse(q), kSorts, F::kA); };
+  auto def = std::get<store::SortSpec<F>>(spec(""));
+  EXPECT_EQ(def.field, F::kA);
+  EXPECT_EQ(def.direction, store::SortDirection::kDesc);
+  auto asc = std::get<store::SortSpec<F>>(spec("sort=b"));
+  EXPECT_EQ(asc.field, F::kB);
+  EXPECT_EQ(asc.direction, store::SortDirection::kAsc);
+  EXPECT_EQ(std::get<store::SortSpec<F>>(spec("sort=b:desc")).direction,
+            store::SortDirection::kDesc);
+  EXPECT_EQ(std::get<store::SortSpec<F>>(spec("sort=b:asc")).direction, store::SortDirection::kAsc);
+  for (const char* bad : {"sort=c", "sort=b:DESC", "sort=b:", "sort=", "sort=:asc", "sort=b:up"}) {
+    EXPECT_TRUE(std::holds_alternative<BadRequest>(spec(bad))) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace leadline::api

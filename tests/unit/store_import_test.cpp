@@ -1,0 +1,159 @@
+// Import: items in order, visitors matched or created, counts, and all-or-nothing rollback
+// naming the failing line.
+#include "store_test_fixture.hpp"
+
+namespace leadline::store::testing {
+namespace {
+
+domain::NewConversation conversation(std::optional<domain::NewContact> visitor,
+                                     const char* created_at) {
+  domain::NewConversation c;
+  c.source = "widget";
+  c.created_at = ts(created_at);
+  c.visitor = std::move(visitor);
+  return c;
+}
+
+TEST_F(StoreTest, ImportStoresEverythingInOrderAndCounts) {
+  const auto agent = store_->add_agent(ws_, person("Alan", "T", "a@x.io"));
+  domain::NewLead lead = lead_named("Imported");
+  lead.lead_score = 7.5;
+  lead.created_at = ts("2025-05-05T05:05:05.005Z");
+  domain::NewContact contact = contact_named("Ada", "ada@x.io");
+  contact.created_at = ts("2025-01-01T00:00:00.000Z");
+
+  // Matches the contact of the line before, case-insensitively.
+  auto by_email = conversation(contact_named("Someone", "ADA@x.io"), "2025-02-01T00:00:00.000Z");
+  by_email.agent_id = domain::AgentId{agent.id};
+  by_email.messages.push_back({"visitor", "hello", std::nullopt, "delivered",
+                               ts("2025-02-03T00:00:00.000Z"), std::string("Ada")});
+  by_email.messages.push_back(
+      {"bot", "hi", std::nullopt, "delivered", ts("2025-02-02T00:00:00.000Z"), std::nullopt});
+  // A new address creates a contact dated like its conversation; no e-mail always creates one.
+  auto new_visitor = conversation(contact_named("Bob", "bob@x.io"), "2025-03-01T00:00:00.000Z");
+  auto anonymous = conversation(contact_named("Anon"), "2025-03-02T00:00:00.000Z");
+  auto anonymous_again = conversation(contact_named("Anon"), "2025-03-03T00:00:00.000Z");
+  auto no_visitor = conversation(std::nullopt, "2025-03-04T00:00:00.000Z");
+
+  const auto counts = import_ok({{1, lead},
+                                 {2, contact},
+                                 {3, by_email},
+                                 {4, new_visitor},
+                                 {5, anonymous},
+                                 {6, anonymous_again},
+                                 {7, no_visitor}});
+  EXPECT_EQ(counts.leads, 1);
+  EXPECT_EQ(counts.contacts, 4);
+  EXPECT_EQ(counts.conversations, 5);
+  EXPECT_EQ(counts.messages, 2);
+
+  const auto leads = store_->list_leads(ws_, {});
+  ASSERT_EQ(leads.items.size(), 1u);
+  EXPECT_EQ(leads.items[0].lead_score, 7.5);
+  EXPECT_EQ(leads.items[0].created_at, ts("2025-05-05T05:05:05.005Z"));
+  EXPECT_EQ(leads.items[0].updated_at, leads.items[0].created_at);
+
+  ContactListQuery by_created;
+  by_created.sort = {ContactSortField::kCreatedAt, SortDirection::kAsc};
+  const auto contacts = store_->list_contacts(ws_, by_created).items;
+  ASSERT_EQ(contacts.size(), 4u);
+  EXPECT_EQ(contacts[0].first_name, "Ada");
+  EXPECT_EQ(contacts[0].created_at, ts("2025-01-01T00:00:00.000Z"));
+  EXPECT_EQ(contacts[0].last_activity, ts("2025-02-03T00:00:00.000Z"));
+  EXPECT_EQ(contacts[0].updated_at, contacts[0].created_at);
+  EXPECT_EQ(contacts[0].conversation_count, 1);
+  EXPECT_EQ(contacts[1].first_name, "Bob");
+  EXPECT_EQ(contacts[1].created_at, ts("2025-03-01T00:00:00.000Z"));
+  EXPECT_EQ(contacts[1].last_activity, contacts[1].created_at);
+  EXPECT_EQ(contacts[2].first_name, "Anon");
+  EXPECT_EQ(contacts[3].first_name, "Anon");
+
+  ConversationListQuery convs;
+  convs.sort = {ConversationSortField::kCreatedAt, SortDirection::kAsc};
+  const auto first = store_->list_conversations(ws_, convs).items.at(0);
+  EXPECT_EQ(first.visitor_name, "Ada");
+  EXPECT_EQ(first.agent_name, "Alan");
+  EXPECT_EQ(first.updated_at, ts("2025-02-03T00:00:00.000Z"));
+  EXPECT_EQ(first.last_message, "hello");
+}
+
+TEST_F(StoreTest, ImportWithoutCreatedAtUsesNow) {
+  const auto before = domain::now();
+  domain::NewConversation c;
+  c.source = "widget";
+  import_ok({{1, lead_named("x")}, {2, c}});
+  EXPECT_GE(store_->list_leads(ws_, {}).items.at(0).created_at, before);
+  const auto conv = store_->list_conversations(ws_, {}).items.at(0);
+  EXPECT_GE(conv.created_at, before);
+  EXPECT_EQ(conv.updated_at, conv.created_at);
+}
+
+TEST_F(StoreTest, ImportFailureRollsBackEverythingAndNamesTheLine) {
+  std::get<domain::Contact>(store_->create_contact(ws_, contact_named("Old", "old@x.io")));
+  const std::vector<ImportItem> items = {
+      {1, lead_named("kept?")},
+      {2, contact_named("New", "new@x.io")},
+      {3, conversation(contact_named("V", "visitor@x.io"), "2025-01-01T00:00:00.000Z")},
+      {4, contact_named("Dup", "OLD@x.io")},
+      {5, lead_named("after")}};
+  auto result = store_->import_batch(ws_, items);
+  ASSERT_TRUE(std::holds_alternative<ImportFailure>(result));
+  EXPECT_EQ(std::get<ImportFailure>(result).line, 4);
+  EXPECT_EQ(std::get<ImportFailure>(result).message, "a contact with this email already exists");
+  EXPECT_EQ(store_->list_leads(ws_, {}).total_count, 0);
+  EXPECT_EQ(store_->list_contacts(ws_, {}).total_count, 1);
+  EXPECT_EQ(store_->list_conversations(ws_, {}).total_count, 0);
+}
+
+TEST_F(StoreTest, ImportRejectsDuplicateWithinTheFile) {
+  auto result = store_->import_batch(
+      ws_, {{10, contact_named("A", "a@x.io")}, {11, contact_named("B", "A@X.IO")}});
+  ASSERT_TRUE(std::holds_alternative<ImportFailure>(result));
+  EXPECT_EQ(std::get<ImportFailure>(result).line, 11);
+  EXPECT_EQ(store_->list_contacts(ws_, {}).total_count, 0);
+}
+
+TEST_F(StoreTest, ImportRejectsAgentsAndDepartmentsOfOtherWorkspaces) {
+  const auto foreign_agent = store_->add_agent(other_ws_, person("F", "A", "f@x.io"));
+  const auto foreign_dept = store_->add_department(other_ws_, "Elsewhere");
+  auto with_agent = conversation(std::nullopt, "2025-01-01T00:00:00.000Z");
+  with_agent.agent_id = domain::AgentId{foreign_agent.id};
+  auto result = store_->import_batch(ws_, {{1, lead_named("x")}, {2, with_agent}});
+  ASSERT_TRUE(std::holds_alternative<ImportFailure>(result));
+  EXPECT_EQ(std::get<ImportFailure>(result).line, 2);
+  EXPECT_EQ(std::get<ImportFailure>(result).message,
+            "agent_id does not name an agent of this workspace");
+
+  auto with_dept = conversation(std::nullopt, "2025-01-01T00:00:00.000Z");
+  with_dept.department_id = foreign_dept.id;
+  result = store_->import_batch(ws_, {{3, with_dept}});
+  ASSERT_TRUE(std::holds_alternative<ImportFailure>(result));
+  EXPECT_EQ(std::get<ImportFailure>(result).line, 3);
+  EXPECT_EQ(std::get<ImportFailure>(result).message,
+            "department_id does not name a department of this workspace");
+  EXPECT_EQ(store_->list_leads(ws_, {}).total_count, 0);
+}
+
+TEST_F(StoreTest, ImportRaisesLastActivityOfAnExistingContactOnlyForward) {
+  domain::NewContact n = contact_named("Ada", "ada@x.io");
+  n.created_at = ts("2025-06-01T00:00:00.000Z");
+  import_ok({{1, n}});
+  auto old_message = conversation(contact_named("Ada", "ada@x.io"), "2025-01-01T00:00:00.000Z");
+  old_message.messages.push_back(
+      {"visitor", "old", std::nullopt, "delivered", ts("2025-01-02T00:00:00.000Z"), std::nullopt});
+  import_ok({{1, old_message}});
+  EXPECT_EQ(store_->list_contacts(ws_, {}).items.at(0).last_activity,
+            ts("2025-06-01T00:00:00.000Z"));
+  auto new_message = conversation(contact_named("Ada", "ada@x.io"), "2025-07-01T00:00:00.000Z");
+  new_message.messages.push_back(
+      {"visitor", "new", std::nullopt, "delivered", ts("2025-07-02T00:00:00.000Z"), std::nullopt});
+  import_ok({{1, new_message}});
+  const auto contact = store_->list_contacts(ws_, {}).items.at(0);
+  EXPECT_EQ(contact.last_activity, ts("2025-07-02T00:00:00.000Z"));
+  EXPECT_EQ(contact.updated_at, ts("2025-06-01T00:00:00.000Z"));
+  EXPECT_EQ(contact.conversation_count, 2);
+  EXPECT_EQ(contact.last_conversation_at, ts("2025-07-01T00:00:00.000Z"));
+}
+
+}  // namespace
+}  // namespace leadline::store::testing

@@ -1,0 +1,34 @@
+// The JSON text tags and IP lists are stored as: round trips and escapes.
+#include <gtest/gtest.h>
+
+#include "store/sqlite/json_string_array.hpp"
+
+namespace leadline::store::sqlite {
+namespace {
+
+TEST(JsonStringArrayTest, RoundTrips) {
+  const std::vector<std::vector<std::string>> cases = {{},
+                                                       {""},
+                                                       {"a", "b"},
+                                                       {"quote \" backslash \\ slash /"},
+                                                       {"tab\tnew\nline\x01"},
+                                                       {"ünïcödé", "😀"}};
+  for (const auto& values : cases) {
+    EXPECT_EQ(decode_string_array(encode_string_array(values)), values);
+  }
+  EXPECT_EQ(encode_string_array({"a\"b", "\x01"}), R"(["a\"b","\u0001"])");
+}
+
+TEST(JsonStringArrayTest, ReadsEscapesWrittenByOthers) {
+  EXPECT_EQ(decode_string_array(R"( [ "\u00fc" , "\ud83d\ude00", "\/\b\f\r" ] )"),
+            (std::vector<std::string>{"ü", "😀", "/\b\f\r"}));
+}
+
+TEST(JsonStringArrayTest, RejectsWhatIsNotAnArrayOfStrings) {
+  for (const char* bad : {"", "{}", "[1]", "[\"a\"", "[\"a\",]", "[\"\\ud800\"]", "[] x"}) {
+    EXPECT_THROW(decode_string_array(bad), std::runtime_error) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace leadline::store::sqlite

@@ -1,0 +1,176 @@
+// Leads: defaults, the rep join, PATCH semantics (NotFound, bad references, updated_at only
+// on a real change), delete, and workspace scoping.
+#include <thread>
+
+#include "store_test_fixture.hpp"
+
+namespace leadline::store::testing {
+namespace {
+
+using domain::FieldUpdate;
+using domain::LeadPatch;
+using domain::PipelineStage;
+
+TEST_F(StoreTest, CreateLeadAppliesDefaults) {
+  const auto before = domain::now();
+  const auto lead = store_->create_lead(ws_, lead_named("Ada"));
+  EXPECT_EQ(lead.id.value.size(), 36u);
+  EXPECT_EQ(lead.id.value[14], '7');
+  EXPECT_EQ(lead.visitor_name, "Ada");
+  EXPECT_EQ(lead.pipeline_stage, PipelineStage::kNew);
+  EXPECT_EQ(lead.need_summary, "");
+  EXPECT_TRUE(lead.tags.empty());
+  EXPECT_EQ(lead.source, "api");
+  EXPECT_FALSE(lead.expected_billing_amount.has_value());
+  EXPECT_FALSE(lead.lead_score.has_value());
+  EXPECT_FALSE(lead.rep.has_value());
+  EXPECT_GE(lead.created_at, before);
+  EXPECT_EQ(lead.updated_at, lead.created_at);
+
+  const auto got = store_->get_lead(ws_, lead.id);
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->visitor_name, "Ada");
+  EXPECT_EQ(got->created_at, lead.created_at);
+  EXPECT_EQ(got->source, "api");
+}
+
+TEST_F(StoreTest, CreateLeadKeepsEveryField) {
+  domain::NewLead n = lead_named("Grace");
+  n.visitor_email = "grace@navy.mil";
+  n.visitor_phone = "+1 555";
+  n.visitor_company = "Navy";
+  n.pipeline_stage = PipelineStage::kQualified;
+  n.need_summary = "compilers";
+  n.tags = {"vip", "b \"quoted\" \\ tag", "ü"};
+  n.source = "import";
+  n.expected_billing_amount = 1234.5;
+  n.lead_score = 42;
+  n.created_at = ts("2020-01-02T03:04:05.678Z");
+  const auto lead = store_->create_lead(ws_, n);
+  EXPECT_EQ(lead.created_at, ts("2020-01-02T03:04:05.678Z"));
+  EXPECT_EQ(lead.updated_at, lead.created_at);
+  const auto got = *store_->get_lead(ws_, lead.id);
+  EXPECT_EQ(got.visitor_email, "grace@navy.mil");
+  EXPECT_EQ(got.visitor_phone, "+1 555");
+  EXPECT_EQ(got.visitor_company, "Navy");
+  EXPECT_EQ(got.pipeline_stage, PipelineStage::kQualified);
+  EXPECT_EQ(got.need_summary, "compilers");
+  EXPECT_EQ(got.tags, n.tags);
+  EXPECT_EQ(got.source, "import");
+  EXPECT_EQ(got.expected_billing_amount, 1234.5);
+  EXPECT_EQ(got.lead_score, 42.0);
+  EXPECT_EQ(got.created_at, ts("2020-01-02T03:04:05.678Z"));
+}
+
+TEST_F(StoreTest, LeadIsInvisibleFromAnotherWorkspace) {
+  const auto lead = store_->create_lead(ws_, lead_named("Ada"));
+  EXPECT_FALSE(store_->get_lead(other_ws_, lead.id).has_value());
+  LeadPatch p;
+  p.visitor_name = "Eve";
+  EXPECT_TRUE(std::holds_alternative<NotFound>(store_->update_lead(other_ws_, lead.id, p)));
+  EXPECT_FALSE(store_->delete_lead(other_ws_, lead.id));
+  EXPECT_EQ(store_->list_leads(other_ws_, {}).total_count, 0);
+  EXPECT_EQ(store_->get_lead(ws_, lead.id)->visitor_name, "Ada");
+}
+
+TEST_F(StoreTest, UpdateLeadUnknownIdIsNotFound) {
+  LeadPatch p;
+  p.visitor_name = "x";
+  EXPECT_TRUE(std::holds_alternative<NotFound>(
+      store_->update_lead(ws_, {"01890000-0000-7000-8000-000000000000"}, p)));
+}
+
+TEST_F(StoreTest, UpdateLeadAssignsRepAndReadsFillIt) {
+  const auto lead = store_->create_lead(ws_, lead_named("Ada"));
+  const auto rep = store_->add_rep(ws_, person("Rita", "Rep", "rita@x.io"));
+  LeadPatch p;
+  p.assigned_rep_id = FieldUpdate<domain::RepId>::set({rep.id});
+  auto result = store_->update_lead(ws_, lead.id, p);
+  ASSERT_TRUE(std::holds_alternative<domain::Lead>(result));
+  const auto& updated = std::get<domain::Lead>(result);
+  ASSERT_TRUE(updated.assigned_rep_id.has_value());
+  EXPECT_EQ(updated.assigned_rep_id->value, rep.id);
+  ASSERT_TRUE(updated.rep.has_value());
+  EXPECT_EQ(updated.rep->first_name, "Rita");
+  EXPECT_EQ(updated.rep->last_name, "Rep");
+  EXPECT_EQ(updated.rep->email, "rita@x.io");
+  EXPECT_EQ(store_->list_leads(ws_, {}).items.at(0).rep->email, "rita@x.io");
+
+  LeadPatch unassign;
+  unassign.assigned_rep_id = FieldUpdate<domain::RepId>::clear();
+  const auto cleared = std::get<domain::Lead>(store_->update_lead(ws_, lead.id, unassign));
+  EXPECT_FALSE(cleared.assigned_rep_id.has_value());
+  EXPECT_FALSE(cleared.rep.has_value());
+}
+
+TEST_F(StoreTest, UpdateLeadRejectsRepOfAnotherWorkspace) {
+  const auto lead = store_->create_lead(ws_, lead_named("Ada"));
+  const auto foreign = store_->add_rep(other_ws_, person("F", "R", "f@x.io"));
+  LeadPatch p;
+  p.assigned_rep_id = FieldUpdate<domain::RepId>::set({foreign.id});
+  auto result = store_->update_lead(ws_, lead.id, p);
+  ASSERT_TRUE(std::holds_alternative<InvalidReference>(result));
+  EXPECT_EQ(std::get<InvalidReference>(result).field, "assigned_rep_id");
+  p.assigned_rep_id = FieldUpdate<domain::RepId>::set({"01890000-0000-7000-8000-000000000000"});
+  EXPECT_TRUE(std::holds_alternative<InvalidReference>(store_->update_lead(ws_, lead.id, p)));
+}
+
+TEST_F(StoreTest, UpdateLeadWithoutChangeKeepsUpdatedAt) {
+  domain::NewLead n = lead_named("Ada");
+  n.tags = {"a"};
+  n.expected_billing_amount = 5;
+  const auto lead = store_->create_lead(ws_, n);
+  std::this_thread::sleep_for(std::chrono::milliseconds(3));
+  LeadPatch same;
+  same.visitor_name = "Ada";
+  same.tags = domain::Tags{"a"};
+  same.expected_billing_amount = FieldUpdate<double>::set(5);
+  same.pipeline_stage = PipelineStage::kNew;
+  same.visitor_email = FieldUpdate<std::string>::clear();
+  same.need_summary = FieldUpdate<std::string>::clear();
+  const auto result = std::get<domain::Lead>(store_->update_lead(ws_, lead.id, same));
+  EXPECT_EQ(result.updated_at, lead.updated_at);
+  EXPECT_EQ(store_->get_lead(ws_, lead.id)->updated_at, lead.updated_at);
+}
+
+TEST_F(StoreTest, UpdateLeadChangesMoveUpdatedAtForward) {
+  domain::NewLead n = lead_named("Ada");
+  n.visitor_email = "ada@x.io";
+  // A creation time in the future: updated_at must still move forward, past it.
+  n.created_at = domain::Timestamp{domain::now().unix_ms + 3'600'000};
+  const auto lead = store_->create_lead(ws_, n);
+  domain::Timestamp last = lead.updated_at;
+  for (int i = 0; i < 5; ++i) {
+    LeadPatch p;
+    p.need_summary = FieldUpdate<std::string>::set("v" + std::to_string(i));
+    const auto updated = std::get<domain::Lead>(store_->update_lead(ws_, lead.id, p));
+    EXPECT_GT(updated.updated_at, last);
+    EXPECT_EQ(updated.created_at, lead.created_at);
+    last = updated.updated_at;
+  }
+  LeadPatch clear;
+  clear.visitor_email = FieldUpdate<std::string>::clear();
+  clear.pipeline_stage = PipelineStage::kLost;
+  clear.tags = domain::Tags{"x", "y"};
+  clear.expected_billing_amount = FieldUpdate<double>::set(9.25);
+  const auto updated = std::get<domain::Lead>(store_->update_lead(ws_, lead.id, clear));
+  EXPECT_FALSE(updated.visitor_email.has_value());
+  EXPECT_EQ(updated.pipeline_stage, PipelineStage::kLost);
+  EXPECT_EQ(updated.tags, (domain::Tags{"x", "y"}));
+  EXPECT_EQ(updated.expected_billing_amount, 9.25);
+  EXPECT_EQ(updated.need_summary, "v4");
+  EXPECT_GT(updated.updated_at, last);
+  const auto got = *store_->get_lead(ws_, lead.id);
+  EXPECT_EQ(got.updated_at, updated.updated_at);
+  EXPECT_FALSE(got.visitor_email.has_value());
+}
+
+TEST_F(StoreTest, DeleteLead) {
+  const auto lead = store_->create_lead(ws_, lead_named("Ada"));
+  EXPECT_TRUE(store_->delete_lead(ws_, lead.id));
+  EXPECT_FALSE(store_->get_lead(ws_, lead.id).has_value());
+  EXPECT_FALSE(store_->delete_lead(ws_, lead.id));
+}
+
+}  // namespace
+}  // namespace leadline::store::testing
