@@ -59,6 +59,34 @@ Error amount_value(const json::value& v, std::string_view name, double& out) {
   return std::nullopt;
 }
 
+// Create semantics: absent or null is "not sent"; otherwise read(value, name, out).
+template <class T, class Read>
+Error optional_field(const json::object& o, std::string_view name, std::optional<T>& out,
+                     Read&& read) {
+  const json::value* v = find(o, name);
+  if (!v || v->is_null()) return std::nullopt;
+  T value{};
+  if (auto e = read(*v, name, value)) return e;
+  out = std::move(value);
+  return std::nullopt;
+}
+
+// PATCH semantics: absent leaves the field, null clears it, a value sets it.
+template <class T, class Read>
+Error patch_field(const json::object& o, std::string_view name, domain::FieldUpdate<T>& out,
+                  Read&& read) {
+  const json::value* v = find(o, name);
+  if (!v) return std::nullopt;
+  if (v->is_null()) {
+    out = domain::FieldUpdate<T>::clear();
+    return std::nullopt;
+  }
+  T value{};
+  if (auto e = read(*v, name, value)) return e;
+  out = domain::FieldUpdate<T>::set(std::move(value));
+  return std::nullopt;
+}
+
 }  // namespace
 
 Error reject_unknown_fields(const json::object& object,
@@ -86,12 +114,10 @@ Error required_text(const json::object& o, std::string_view name, std::size_t ma
 
 Error optional_text(const json::object& o, std::string_view name, std::size_t max,
                     std::optional<std::string>& out) {
-  const json::value* v = find(o, name);
-  if (!v || v->is_null()) return std::nullopt;
-  std::string text;
-  if (auto e = text_value(*v, name, max, text)) return e;
-  out = std::move(text);
-  return std::nullopt;
+  return optional_field<std::string>(
+      o, name, out, [max](const json::value& v, std::string_view n, std::string& text) {
+        return text_value(v, n, max, text);
+      });
 }
 
 Error text_patch_required(const json::object& o, std::string_view name, std::size_t max,
@@ -105,40 +131,20 @@ Error text_patch_required(const json::object& o, std::string_view name, std::siz
 
 Error text_patch(const json::object& o, std::string_view name, std::size_t max,
                  domain::FieldUpdate<std::string>& out) {
-  const json::value* v = find(o, name);
-  if (!v) return std::nullopt;
-  if (v->is_null()) {
-    out = domain::FieldUpdate<std::string>::clear();
-    return std::nullopt;
-  }
-  std::string text;
-  if (auto e = text_value(*v, name, max, text)) return e;
-  out = domain::FieldUpdate<std::string>::set(std::move(text));
-  return std::nullopt;
+  return patch_field<std::string>(
+      o, name, out, [max](const json::value& v, std::string_view n, std::string& text) {
+        return text_value(v, n, max, text);
+      });
 }
 
 Error optional_email(const json::object& o, std::string_view name,
                      std::optional<std::string>& out) {
-  const json::value* v = find(o, name);
-  if (!v || v->is_null()) return std::nullopt;
-  std::string address;
-  if (auto e = email_value(*v, name, address)) return e;
-  out = std::move(address);
-  return std::nullopt;
+  return optional_field<std::string>(o, name, out, email_value);
 }
 
 Error email_patch(const json::object& o, std::string_view name,
                   domain::FieldUpdate<std::string>& out) {
-  const json::value* v = find(o, name);
-  if (!v) return std::nullopt;
-  if (v->is_null()) {
-    out = domain::FieldUpdate<std::string>::clear();
-    return std::nullopt;
-  }
-  std::string address;
-  if (auto e = email_value(*v, name, address)) return e;
-  out = domain::FieldUpdate<std::string>::set(std::move(address));
-  return std::nullopt;
+  return patch_field<std::string>(o, name, out, email_value);
 }
 
 Error tags(const json::object& o, std::string_view name, std::optional<domain::Tags>& out) {
@@ -160,25 +166,11 @@ Error tags(const json::object& o, std::string_view name, std::optional<domain::T
 }
 
 Error optional_amount(const json::object& o, std::string_view name, std::optional<double>& out) {
-  const json::value* v = find(o, name);
-  if (!v || v->is_null()) return std::nullopt;
-  double d = 0;
-  if (auto e = amount_value(*v, name, d)) return e;
-  out = d;
-  return std::nullopt;
+  return optional_field<double>(o, name, out, amount_value);
 }
 
 Error amount_patch(const json::object& o, std::string_view name, domain::FieldUpdate<double>& out) {
-  const json::value* v = find(o, name);
-  if (!v) return std::nullopt;
-  if (v->is_null()) {
-    out = domain::FieldUpdate<double>::clear();
-    return std::nullopt;
-  }
-  double d = 0;
-  if (auto e = amount_value(*v, name, d)) return e;
-  out = domain::FieldUpdate<double>::set(d);
-  return std::nullopt;
+  return patch_field<double>(o, name, out, amount_value);
 }
 
 Error pipeline_stage(const json::object& o, std::string_view name,
