@@ -282,8 +282,8 @@ TEST_F(ValidationTest, TagsRulesOnEveryOperationThatTakesTags) {
   json::array fifty_one;
   json::array fifty_with_dups;
   for (int i = 0; i < 51; ++i) {
-    if (i < 50) fifty.push_back(json::value("t" + std::to_string(i)));
-    fifty_one.push_back(json::value("t" + std::to_string(i)));
+    if (i < 50) fifty.push_back(json::value(std::string("t").append(std::to_string(i))));
+    fifty_one.push_back(json::value(std::string("t").append(std::to_string(i))));
   }
   fifty_with_dups = fifty;
   fifty_with_dups.push_back(json::value("t0"));

@@ -177,7 +177,7 @@ TEST(NormalizeTags, RejectsTagsEmptyAfterTrimming) {
 
 TEST(NormalizeTags, AtMost50AfterDeduplication) {
   std::vector<std::string> fifty;
-  for (int i = 0; i < 50; ++i) fifty.push_back("t" + std::to_string(i));
+  for (int i = 0; i < 50; ++i) fifty.push_back(std::string("t").append(std::to_string(i)));
   EXPECT_FALSE(normalize_tags("tags", fifty).error);
 
   auto with_duplicate = fifty;

@@ -59,7 +59,7 @@ TEST_F(StoreTest, LeadSearchCoversEmailAndCompanyNotPhone) {
 
 TEST_F(StoreTest, LeadStageFilterAndTotalCount) {
   for (int i = 0; i < 7; ++i) {
-    domain::NewLead n = lead_named("L" + std::to_string(i));
+    domain::NewLead n = lead_named(std::string("L").append(std::to_string(i)));
     n.pipeline_stage = i % 2 ? domain::PipelineStage::kLost : domain::PipelineStage::kNew;
     store_->create_lead(ws_, n);
   }
