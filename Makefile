@@ -41,3 +41,81 @@ format:
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# --- Reliability (RELIABILITY.md): sanitizer suites, crash durability, soak. ---
+# The sanitizer builds live in their own directories and run the whole ctest suite; any report
+# aborts the process that made it (test binary or the `leadline` it started), so the test fails.
+
+ASAN_DIR     ?= build-asan
+TSAN_DIR     ?= build-tsan
+ROUNDS       ?= 20
+SOAK_SECONDS ?= 600
+SOAK_DIR     ?= $(BUILD_DIR)
+
+SAN_SUPP     := $(CURDIR)/tools/sanitizers
+ASAN_CXX     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+TSAN_CXX     := -fsanitize=thread -fno-omit-frame-pointer
+ASAN_ENV     := ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:print_stacktrace=1:detect_stack_use_after_return=1:strict_init_order=1 \
+                UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+TSAN_ENV     := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:history_size=4:suppressions=$(SAN_SUPP)/tsan.supp
+
+.PHONY: test-asan test-tsan crash-test soak
+
+test-asan: deps
+	cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS="$(ASAN_CXX)" \
+	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+	  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined"
+	cmake --build $(ASAN_DIR) -j $(JOBS)
+	cd $(ASAN_DIR) && $(ASAN_ENV) ctest --output-on-failure -j $(JOBS)
+
+test-tsan: deps
+	cmake -S . -B $(TSAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS="$(TSAN_CXX)" \
+	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" \
+	  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=thread"
+	cmake --build $(TSAN_DIR) -j $(JOBS)
+	cd $(TSAN_DIR) && $(TSAN_ENV) ctest --output-on-failure -j $(JOBS)
+
+# SIGKILL-and-restart rounds against the real server (`make test` runs 3 of them).
+crash-test: build
+	cd $(BUILD_DIR) && ROUNDS=$(ROUNDS) ctest --output-on-failure -R '^durability\.'
+
+# Mixed load against a Release `leadline serve` for SOAK_SECONDS; fails on any non-429 error
+# or on more than 5% RSS growth after the warm-up.
+soak: build
+	cmake --build $(SOAK_DIR) -j $(JOBS) --target soak_driver
+	tools/soak/run_soak.sh $(SOAK_DIR) $(SOAK_SECONDS)
+
+# --- fuzzing: libFuzzer targets in fuzz/, built with clang-14 in their own build dir ---
+FUZZ_BUILD_DIR     ?= build-fuzz
+FUZZ_SECONDS       ?= 60
+FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_JOBS          ?= 2
+FUZZ_PACKAGES      := clang-14 libclang-rt-14-dev
+
+.PHONY: fuzz-deps fuzz-build fuzz fuzz-smoke
+
+fuzz-deps: deps
+	@missing=""; for p in $(FUZZ_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+$(FUZZ_BUILD_DIR)/build.ninja: | fuzz-deps
+	cmake -S . -B $(FUZZ_BUILD_DIR) -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DLEADLINE_FUZZ=ON \
+	  -DLEADLINE_BUILD_TESTS=OFF
+
+fuzz-build: fuzz-deps $(FUZZ_BUILD_DIR)/build.ninja
+	cmake --build $(FUZZ_BUILD_DIR) -j $(FUZZ_JOBS) --target fuzzers
+
+# FUZZ_SECONDS per target, each on a scratch copy of its seed corpus.
+fuzz: fuzz-build
+	fuzz/run.sh long $(FUZZ_BUILD_DIR) $(FUZZ_SECONDS)
+
+# Seed corpus + regressions replayed, then FUZZ_SMOKE_SECONDS per target.
+fuzz-smoke: fuzz-build
+	fuzz/run.sh smoke $(FUZZ_BUILD_DIR) $(FUZZ_SMOKE_SECONDS)

@@ -95,11 +95,48 @@ std::string describe(const json::error_code& ec) {
   return "malformed";
 }
 
+bool holds_invalid_utf8(const json::value& v) {
+  if (v.is_string()) {
+    return !domain::is_valid_utf8(std::string_view(v.get_string().data(), v.get_string().size()));
+  }
+  if (v.is_array()) {
+    for (const auto& item : v.get_array()) {
+      if (holds_invalid_utf8(item)) return true;
+    }
+  }
+  if (v.is_object()) {
+    for (const auto& member : v.get_object()) {
+      if (!domain::is_valid_utf8(std::string_view(member.key().data(), member.key().size())) ||
+          holds_invalid_utf8(member.value())) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Like every other 400 about a field, the one for invalid UTF-8 names the field when the body is
+// otherwise a JSON object (the lenient parse is only for finding it; nothing parsed is used).
+std::string invalid_utf8_problem(std::string_view text) {
+  const std::string whole = "request body is not valid UTF-8";
+  json::parse_options lenient = strict_options();
+  lenient.allow_invalid_utf8 = true;
+  json::error_code ec;
+  const json::value v = json::parse(json::string_view(text.data(), text.size()), ec, {}, lenient);
+  if (ec || !v.is_object()) return whole;
+  for (const auto& member : v.get_object()) {
+    const std::string_view key(member.key().data(), member.key().size());
+    if (!domain::is_valid_utf8(key)) return whole + " (in a field name)";
+    if (holds_invalid_utf8(member.value())) return std::string(key) + " is not valid UTF-8";
+  }
+  return whole;
+}
+
 }  // namespace
 
 Decoded<json::object> parse_json_object(std::string_view text) {
   const json::parse_options options = strict_options();
-  if (!domain::is_valid_utf8(text)) return BadRequest{"request body is not valid UTF-8"};
+  if (!domain::is_valid_utf8(text)) return BadRequest{invalid_utf8_problem(text)};
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     return BadRequest{"request body must be a JSON object"};
   }

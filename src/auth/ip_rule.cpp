@@ -46,8 +46,9 @@ std::optional<IpAddress> parse_ipv4(std::string_view text) {
 }
 
 std::optional<IpAddress> parse_ipv6(std::string_view text) {
-  // inet_pton needs a terminated string; the longest IPv6 text form is 45 characters.
-  if (text.size() > 45) return std::nullopt;
+  // inet_pton needs a terminated string; the longest IPv6 text form is 45 characters. A NUL
+  // inside would end the copy early, so "::\0junk" would read as "::".
+  if (text.size() > 45 || text.find('\0') != std::string_view::npos) return std::nullopt;
   const std::string copy(text);
   IpAddress ip;
   ip.v4 = false;

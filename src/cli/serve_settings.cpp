@@ -44,6 +44,22 @@ bool is_host_name(std::string_view host) {
 }
 
 constexpr unsigned kMaxThreads = 1024;
+constexpr std::size_t kMaxConnections = 1'000'000;
+constexpr long long kMaxTimeoutMs = 24LL * 3600 * 1000;  // a day
+
+// A whole number in [1, max] from a flag or its variable; nothing when neither is set.
+Result<std::optional<long long>> bounded_setting(const ParsedArguments& args,
+                                                 const std::string& flag, const char* env,
+                                                 long long max) {
+  auto value = setting(args, flag, env);
+  if (!value) return std::optional<long long>();
+  auto number = parse_decimal<long long>(value->value);
+  if (!number || *number < 1 || *number > max) {
+    return usage_failure(value->source + " must be a whole number from 1 to " +
+                         std::to_string(max) + ", got \"" + value->value + "\"");
+  }
+  return std::optional<long long>(*number);
+}
 
 }  // namespace
 
@@ -82,6 +98,26 @@ std::vector<OptionSpec> serve_option_specs() {
       {.name = "threads",
        .value_name = "N",
        .help = "worker threads (env LEADLINE_THREADS, default one per core)"},
+      {.name = "max-connections",
+       .value_name = "N",
+       .help = "open connections served at once; beyond it a new connection gets 503 and is "
+               "closed (env LEADLINE_MAX_CONNECTIONS, default 10000)"},
+      {.name = "header-timeout-ms",
+       .value_name = "MS",
+       .help = "a request head must arrive within this many milliseconds of its first byte "
+               "(env LEADLINE_HEADER_TIMEOUT_MS, default 10000)"},
+      {.name = "body-timeout-ms",
+       .value_name = "MS",
+       .help = "a request body must arrive within this many milliseconds "
+               "(env LEADLINE_BODY_TIMEOUT_MS, default 30000)"},
+      {.name = "idle-timeout-ms",
+       .value_name = "MS",
+       .help = "an idle keep-alive connection is closed after this many milliseconds "
+               "(env LEADLINE_IDLE_TIMEOUT_MS, default 60000)"},
+      {.name = "write-timeout-ms",
+       .value_name = "MS",
+       .help = "a response must be taken by the client within this many milliseconds, else the "
+               "connection is closed (env LEADLINE_WRITE_TIMEOUT_MS, default 30000)"},
       {.name = "demo",
        .help = "on an empty database, create a demo workspace with sample data and a key"},
   };
@@ -143,6 +179,31 @@ Result<ServeSettings> serve_settings(const ParsedArguments& args) {
                            std::to_string(kMaxThreads) + ", got \"" + threads->value + "\"");
     }
     settings.server.threads = *count;
+  }
+
+  auto connections = bounded_setting(args, "max-connections", "LEADLINE_MAX_CONNECTIONS",
+                                     static_cast<long long>(kMaxConnections));
+  if (auto* f = std::get_if<Failure>(&connections)) return *f;
+  if (auto n = std::get<std::optional<long long>>(connections)) {
+    settings.server.max_connections = static_cast<std::size_t>(*n);
+  }
+
+  const struct {
+    const char* flag;
+    const char* env;
+    std::chrono::milliseconds http::ServerConfig::*field;
+  } timeouts[] = {
+      {"header-timeout-ms", "LEADLINE_HEADER_TIMEOUT_MS", &http::ServerConfig::header_timeout},
+      {"body-timeout-ms", "LEADLINE_BODY_TIMEOUT_MS", &http::ServerConfig::body_timeout},
+      {"idle-timeout-ms", "LEADLINE_IDLE_TIMEOUT_MS", &http::ServerConfig::idle_timeout},
+      {"write-timeout-ms", "LEADLINE_WRITE_TIMEOUT_MS", &http::ServerConfig::write_timeout},
+  };
+  for (const auto& t : timeouts) {
+    auto ms = bounded_setting(args, t.flag, t.env, kMaxTimeoutMs);
+    if (auto* f = std::get_if<Failure>(&ms)) return *f;
+    if (auto n = std::get<std::optional<long long>>(ms)) {
+      settings.server.*t.field = std::chrono::milliseconds(*n);
+    }
   }
   return settings;
 }

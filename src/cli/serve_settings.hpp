@@ -13,7 +13,7 @@
 namespace leadline::cli {
 
 struct ServeSettings {
-  http::ServerConfig server;  // host, port and threads set; the rest keeps the HTTP defaults
+  http::ServerConfig server;  // the flags' values; size limits keep the HTTP defaults
   auth::RateLimitPolicy rate_limit;
   std::vector<auth::IpRange> trusted_proxies;
 };

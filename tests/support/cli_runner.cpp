@@ -2,6 +2,8 @@
 
 #include "support/cli_runner.hpp"
 
+#include <gtest/gtest.h>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -115,6 +117,9 @@ CliResult run_cli(const std::vector<std::string>& args, const CliOptions& option
     wait_for_exit(pid, status, -1);
   }
   result.exit_code = exit_code_of(status);
+  if (std::string report = sanitizer_report(result.err); !report.empty()) {
+    ADD_FAILURE() << "leadline reported a sanitizer error: " << report << '\n' << result.describe();
+  }
   return result;
 }
 

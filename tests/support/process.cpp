@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -119,6 +120,20 @@ bool wait_for_exit(pid_t pid, int& status, long timeout_ms) {
     if (timeout_ms >= 0 && std::chrono::steady_clock::now() >= deadline) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+}
+
+std::string sanitizer_report(std::string_view output) {
+  static constexpr std::string_view kMarkers[] = {
+      "ERROR: AddressSanitizer",  "ERROR: LeakSanitizer",     "WARNING: ThreadSanitizer",
+      "ERROR: ThreadSanitizer",   "SUMMARY: UndefinedBehaviorSanitizer", ": runtime error: ",
+  };
+  std::size_t first = std::string_view::npos;
+  for (std::string_view marker : kMarkers) first = std::min(first, output.find(marker));
+  if (first == std::string_view::npos) return {};
+  std::size_t begin = output.rfind('\n', first);
+  begin = begin == std::string_view::npos ? 0 : begin + 1;
+  std::size_t end = output.find('\n', first);
+  return std::string(output.substr(begin, end == std::string_view::npos ? end : end - begin));
 }
 
 int exit_code_of(int status) {

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -37,5 +38,10 @@ int exit_code_of(int status);
 
 // The path of the built `leadline` binary.
 std::string leadline_binary();
+
+// The first line of an AddressSanitizer, LeakSanitizer, UndefinedBehaviorSanitizer or
+// ThreadSanitizer report in a child's output, or "" when there is none. Sanitized builds
+// (`make test-asan`, `make test-tsan`) rely on it to fail the test whose child reported.
+std::string sanitizer_report(std::string_view output);
 
 }  // namespace leadline_test

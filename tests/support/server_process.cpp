@@ -7,13 +7,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <random>
 #include <stdexcept>
 #include <system_error>
+#include <utility>
 
 #include "support/process.hpp"
 
@@ -64,18 +68,35 @@ bool find_listening_port(const std::string& out, unsigned short& port) {
 
 }  // namespace
 
-ServerProcess::ServerProcess(ServerOptions options) {
-  if (options.db_url.empty()) {
+ServerProcess::ServerProcess(ServerOptions options) : options_(std::move(options)) {
+  if (options_.db_url.empty()) {
     dir_ = std::make_unique<TempDir>();
     db_url_ = "sqlite:" + (dir_->path() / "leadline.db").string();
   } else {
-    db_url_ = options.db_url;
+    db_url_ = options_.db_url;
   }
+  start();
+}
+
+ServerProcess::~ServerProcess() {
+  stop();
+  if (!problems_.empty()) {
+    ADD_FAILURE() << "leadline serve (" << db_url_ << ") misbehaved:\n" << problems_;
+  }
+}
+
+void ServerProcess::start() {
+  {
+    std::lock_guard lock(mu_);
+    out_.clear();
+    eof_ = false;
+  }
+  port_ = 0;
 
   auto [read_fd, write_fd] = make_pipe();
   SpawnSpec spec;
   spec.argv = {leadline_binary(), "serve", "--listen", "127.0.0.1:0", "--db", db_url_};
-  spec.argv.insert(spec.argv.end(), options.extra_args.begin(), options.extra_args.end());
+  spec.argv.insert(spec.argv.end(), options_.extra_args.begin(), options_.extra_args.end());
   spec.stdout_fd = write_fd;
   spec.stderr_fd = write_fd;
   try {
@@ -90,7 +111,7 @@ ServerProcess::ServerProcess(ServerOptions options) {
   reader_ = std::thread([this] { reader_loop(); });
 
   std::unique_lock lock(mu_);
-  bool found = cv_.wait_for(lock, options.start_timeout,
+  bool found = cv_.wait_for(lock, options_.start_timeout,
                             [this] { return find_listening_port(out_, port_) || eof_; });
   if (!found || port_ == 0) {
     std::string seen = out_;
@@ -102,10 +123,6 @@ ServerProcess::ServerProcess(ServerOptions options) {
                              std::string(found ? "exited" : "timed out") + ")\ncommand:" + args +
                              "\noutput:\n" + seen);
   }
-}
-
-ServerProcess::~ServerProcess() {
-  stop();
 }
 
 void ServerProcess::reader_loop() {
@@ -143,6 +160,8 @@ bool ServerProcess::running() {
   pid_t r = ::waitpid(pid_, &status, WNOHANG);
   if (r == pid_) {
     pid_ = -1;
+    finish_output();
+    note_exit(status, "exited by itself");
     return false;
   }
   return true;
@@ -152,18 +171,66 @@ int ServerProcess::stop(std::chrono::milliseconds grace) {
   int status = -1;
   if (pid_ > 0) {
     ::kill(pid_, SIGTERM);
+    bool forced = false;
     if (!wait_for_exit(pid_, status, static_cast<long>(grace.count()))) {
+      forced = true;
       ::kill(pid_, SIGKILL);
       wait_for_exit(pid_, status, -1);
     }
     pid_ = -1;
+    finish_output();
+    if (forced) {
+      std::cerr << "[server] leadline serve ignored SIGTERM for " << grace.count()
+                << " ms and was killed\n";
+    } else {
+      note_exit(status, "stopped with SIGTERM");
+    }
   }
+  finish_output();
+  return status;
+}
+
+int ServerProcess::kill() {
+  int status = -1;
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    wait_for_exit(pid_, status, -1);
+    pid_ = -1;
+    finish_output();
+    // Only a sanitizer report matters here; the SIGKILL is the expected cause of death.
+    if (std::string report = sanitizer_report(output()); !report.empty()) {
+      add_problem("before SIGKILL it reported: " + report);
+    }
+  }
+  finish_output();
+  return status;
+}
+
+void ServerProcess::restart() {
+  stop();
+  start();
+}
+
+void ServerProcess::finish_output() {
   if (reader_.joinable()) reader_.join();
   if (out_fd_ >= 0) {
     ::close(out_fd_);
     out_fd_ = -1;
   }
-  return status;
+}
+
+void ServerProcess::note_exit(int status, const char* how) {
+  int code = exit_code_of(status);
+  if (code != 0) add_problem(std::string("it ") + how + " with exit code " + std::to_string(code));
+  if (std::string report = sanitizer_report(output()); !report.empty()) {
+    add_problem("it reported: " + report);
+  }
+}
+
+void ServerProcess::add_problem(const std::string& what) {
+  std::string out = output();
+  if (out.size() > 6000) out = "...\n" + out.substr(out.size() - 6000);
+  problems_ += what + "\noutput (tail):\n" + out + "\n";
 }
 
 }  // namespace leadline_test

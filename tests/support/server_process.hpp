@@ -1,5 +1,7 @@
 // Starts the real `leadline serve` on 127.0.0.1 with a free port and a fresh SQLite database in
 // a temporary directory; stops it (SIGTERM, then SIGKILL) and removes the directory on destruction.
+// A server that exits by itself, exits non-zero when stopped, or prints a sanitizer report fails
+// the running test; a crash can be simulated with kill() and followed by restart().
 #pragma once
 
 #include <sys/types.h>
@@ -51,13 +53,27 @@ class ServerProcess {
   // Everything the server printed on stdout and stderr so far.
   std::string output() const;
   bool running();
+  // The server's process id (-1 when it is not running).
+  pid_t pid() const { return pid_; }
   // SIGTERM, wait up to `grace`, then SIGKILL. Returns the wait status (or -1 if already gone).
   int stop(std::chrono::milliseconds grace = std::chrono::milliseconds(5'000));
+  // SIGKILL at once, as a crash would; returns the wait status. The death is not a failure.
+  int kill();
+  // Starts the server again with the same arguments on the same database (after stop() or
+  // kill(); a running server is stopped first). The port usually changes; output() restarts.
+  void restart();
 
  private:
+  void start();
   void reader_loop();
+  void finish_output();
+  // Records an unexpected exit status or a sanitizer report of the process that just ended.
+  void note_exit(int status, const char* how);
+  void add_problem(const std::string& what);
 
   std::unique_ptr<TempDir> dir_;
+  ServerOptions options_;
+  std::string problems_;  // reported as a test failure on destruction
   std::string host_ = "127.0.0.1";
   unsigned short port_ = 0;
   std::string db_url_;

@@ -1,0 +1,482 @@
+// Crash durability: SIGKILL `leadline serve` in the middle of concurrent creates and PATCHes,
+// restart it on the same SQLite file, and check that exactly the acknowledged writes survived,
+// each request all-or-nothing, and that the database passes PRAGMA integrity_check.
+//
+// ROUNDS (environment, default 3) sets the number of kill/restart rounds on one database;
+// SEED fixes the random choices (the seed in use is printed, to replay a failure).
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/json.hpp>
+
+#include "support/checks.hpp"
+#include "support/cli_runner.hpp"
+#include "support/http_client.hpp"
+#include "support/server_process.hpp"
+
+namespace leadline_test {
+namespace {
+
+namespace json = boost::json;
+using namespace std::chrono_literals;
+
+constexpr const char* kBase = "/api/v1/external";
+constexpr int kThreads = 6;
+
+enum class Kind { kLead, kContact };
+
+const char* resource_of(Kind kind) {
+  return kind == Kind::kLead ? "leads" : "contacts";
+}
+
+// A request whose answer is all we know: 2xx fully received, or nothing (the server died
+// while it was in flight, so it may or may not have been applied).
+enum class Outcome { kAcked, kUnknown };
+
+struct PatchAttempt {
+  std::int64_t token = 0;
+  Outcome outcome = Outcome::kUnknown;
+};
+
+// One record a worker asked to create, and every PATCH it sent to it, in order. A record
+// belongs to one worker slot for the whole test, so its requests are strictly sequential.
+struct Record {
+  Kind kind = Kind::kLead;
+  std::int64_t token = 0;  // identity: lead visitor_name "lead-N", contact email "c-N@…"
+  json::object body;       // the create body as sent
+  Outcome created = Outcome::kUnknown;
+  std::string id;  // when created is kAcked
+  std::vector<PatchAttempt> patches;
+};
+
+// Every PATCH sets these fields together, all derived from one token, so a half-applied
+// PATCH shows as fields with different tokens. Creates set them too, from the record's token.
+std::string text_of(std::int64_t token) {
+  std::string text = "v";
+  text += std::to_string(token);
+  return text;
+}
+
+json::object patch_body(Kind kind, std::int64_t token) {
+  json::object b;
+  if (kind == Kind::kLead) {
+    b["need_summary"] = text_of(token);
+    b["visitor_company"] = text_of(token);
+    b["tags"] = json::array{json::value(text_of(token))};
+    b["expected_billing_amount"] = token;
+  } else {
+    b["last_name"] = text_of(token);
+    b["company_name"] = text_of(token);
+    b["profile_notes"] = text_of(token);
+    b["tags"] = json::array{json::value(text_of(token))};
+  }
+  return b;
+}
+
+std::string identity_of(Kind kind, std::int64_t token) {
+  return kind == Kind::kLead ? "lead-" + std::to_string(token)
+                             : "c-" + std::to_string(token) + "@durability.test";
+}
+
+json::object create_body(Kind kind, std::int64_t token) {
+  json::object b = patch_body(kind, token);
+  if (kind == Kind::kLead) {
+    b["visitor_name"] = identity_of(kind, token);
+    b["visitor_email"] = "lead-" + std::to_string(token) + "@durability.test";
+    b["pipeline_stage"] = "qualified";
+  } else {
+    b["first_name"] = "Dur";
+    b["email"] = identity_of(kind, token);
+    b["phone"] = "+1 555 " + std::to_string(token);
+  }
+  return b;
+}
+
+// The identity of a listed item (see Record::token).
+std::string identity_of_item(Kind kind, const json::object& item) {
+  const json::value& v = item.at(kind == Kind::kLead ? "visitor_name" : "email");
+  return v.is_string() ? std::string(v.get_string()) : std::string();
+}
+
+// The token that one patch field of a stored record carries; nullopt when it is not v<N>/N.
+std::optional<std::int64_t> token_in(const json::value& v) {
+  if (v.is_number()) return static_cast<std::int64_t>(v.to_number<double>());
+  std::string s;
+  if (v.is_string()) {
+    s = std::string(v.get_string());
+  } else if (v.is_array() && v.get_array().size() == 1 && v.get_array()[0].is_string()) {
+    s = std::string(v.get_array()[0].get_string());
+  } else {
+    return std::nullopt;
+  }
+  if (s.size() < 2 || s[0] != 'v') return std::nullopt;
+  return std::strtoll(s.c_str() + 1, nullptr, 10);
+}
+
+// PRAGMA integrity_check of a database file; "ok" when it is sound.
+std::string integrity_check(const std::filesystem::path& file) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+    std::string why = db != nullptr ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    return "cannot open " + file.string() + ": " + why;
+  }
+  std::string result;
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &stmt, nullptr) != SQLITE_OK) {
+    result = std::string("cannot run integrity_check: ") + sqlite3_errmsg(db);
+  } else {
+    int rc = SQLITE_OK;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+      if (!result.empty()) result += '\n';
+      result += reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+    }
+    if (rc != SQLITE_DONE) result += std::string("\nstep failed: ") + sqlite3_errmsg(db);
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return result;
+}
+
+// SELECT count(*) of a table of a database file; -1 when it cannot be read.
+long long count_rows(const std::filesystem::path& file, const std::string& table) {
+  sqlite3* db = nullptr;
+  long long n = -1;
+  if (sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* stmt = nullptr;
+    std::string sql = "SELECT count(*) FROM " + table;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
+        sqlite3_step(stmt) == SQLITE_ROW) {
+      n = sqlite3_column_int64(stmt, 0);
+    }
+    sqlite3_finalize(stmt);
+  }
+  sqlite3_close(db);
+  return n;
+}
+
+// Copies the killed server's database file and write-ahead log (not the shared-memory index,
+// which SQLite rebuilds) and checks the copy, so the restarted server still does the recovery.
+std::filesystem::path copy_database(const std::filesystem::path& db_file,
+                                    const std::filesystem::path& into) {
+  namespace fs = std::filesystem;
+  fs::create_directories(into);
+  fs::path copy = into / db_file.filename();
+  for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(copy.string() + suffix);
+  for (const char* suffix : {"", "-wal"}) {
+    fs::path from = db_file.string() + suffix;
+    if (fs::exists(from)) fs::copy_file(from, copy.string() + suffix);
+  }
+  return copy;
+}
+
+int rounds_from_env() {
+  const char* v = std::getenv("ROUNDS");
+  if (v == nullptr || *v == '\0') return 3;
+  int n = std::atoi(v);
+  return n > 0 ? n : 3;
+}
+
+std::uint64_t seed_from_env() {
+  const char* v = std::getenv("SEED");
+  if (v != nullptr && *v != '\0') return std::strtoull(v, nullptr, 10);
+  return std::random_device{}();
+}
+
+class CrashDurabilityTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::make_unique<TempDir>();
+    db_file_ = dir_->path() / "leadline.db";
+    db_url_ = "sqlite:" + db_file_.string();
+    json::value ws = run_cli_json({"workspaces", "create", "--name", "Durability", "--db", db_url_});
+    std::string workspace = str(as_obj(ws).at("id"));
+    json::value key = run_cli_json({"keys", "create", "--workspace", workspace, "--name", "dur",
+                                    "--scopes", "read,write", "--db", db_url_});
+    key_ = str(as_obj(key).at("key"));
+    slots_.resize(kThreads);
+  }
+
+  Headers auth() const { return {{"Authorization", "Bearer " + key_}}; }
+
+  // One worker: creates and PATCHes its own records until a request fails (the server died).
+  void work(int slot, std::uint64_t seed, unsigned short port, std::atomic<bool>& killed) {
+    std::mt19937_64 rng(seed);
+    HttpClient client("127.0.0.1", port);
+    client.timeout = 10s;
+    std::vector<Record>& mine = slots_[static_cast<std::size_t>(slot)];
+    while (!killed.load()) {
+      std::vector<std::size_t> patchable;
+      for (std::size_t i = 0; i < mine.size(); ++i) {
+        if (mine[i].created == Outcome::kAcked) patchable.push_back(i);
+      }
+      bool create = patchable.empty() || rng() % 100 < 45;
+      std::int64_t token = next_token_.fetch_add(1);
+      if (create) {
+        Record r;
+        r.kind = rng() % 2 == 0 ? Kind::kLead : Kind::kContact;
+        r.token = token;
+        r.body = create_body(r.kind, token);
+        mine.push_back(r);
+        Record& rec = mine.back();
+        std::string target = std::string(kBase) + "/" + resource_of(rec.kind);
+        HttpResponse res;
+        try {
+          res = client.request("POST", target, json::serialize(rec.body), auth());
+        } catch (const std::exception&) {
+          return;  // in flight when the server died: outcome unknown
+        }
+        if (res.status != 201 || !res.json) {
+          fail("POST " + target + " answered\n" + res.describe());
+          return;
+        }
+        rec.created = Outcome::kAcked;
+        rec.id = str(res.data().at("id"));
+        check_fields(rec, as_obj(res.data()), token, "the create response");
+      } else {
+        Record& rec = mine[patchable[rng() % patchable.size()]];
+        rec.patches.push_back({token, Outcome::kUnknown});
+        std::string target =
+            std::string(kBase) + "/" + resource_of(rec.kind) + "?id=" + url_encode(rec.id);
+        HttpResponse res;
+        try {
+          res = client.request("PATCH", target, json::serialize(patch_body(rec.kind, token)),
+                               auth());
+        } catch (const std::exception&) {
+          return;
+        }
+        if (res.status != 200 || !res.json) {
+          fail("PATCH " + target + " answered\n" + res.describe());
+          return;
+        }
+        rec.patches.back().outcome = Outcome::kAcked;
+        check_fields(rec, as_obj(res.data()), token, "the PATCH response");
+      }
+    }
+  }
+
+  // The create fields that no PATCH touches, and the PATCH fields (all carrying `token`).
+  void check_fields(const Record& rec, const json::object& item, std::int64_t token,
+                    const std::string& where) {
+    json::object expected = rec.body;
+    for (const auto& [name, value] : patch_body(rec.kind, token)) expected[name] = value;
+    for (const auto& [name, value] : expected) {
+      const json::value* got = item.if_contains(name);
+      bool same = got != nullptr && (value.is_number() && got->is_number()
+                                         ? value.to_number<double>() == got->to_number<double>()
+                                         : value == *got);
+      if (!same) {
+        fail(where + " of " + identity_of(rec.kind, rec.token) + ": field " +
+             std::string(name) + " is " + (got ? json::serialize(*got) : "absent") +
+             ", expected " + json::serialize(value) + "\nrecord: " + json::serialize(item));
+      }
+    }
+  }
+
+  void fail(const std::string& what) {
+    std::lock_guard lock(failures_mu_);
+    failures_.push_back(what);
+  }
+
+  // Every item of a list, following next_cursor.
+  json::array list_all(HttpClient& client, Kind kind) {
+    json::array all;
+    std::string cursor;
+    for (int page = 0; page < 10'000; ++page) {
+      std::string target = std::string(kBase) + "/" + resource_of(kind) + "?limit=100" +
+                           (cursor.empty() ? "" : "&cursor=" + url_encode(cursor));
+      HttpResponse res = client.request("GET", target, std::nullopt, auth());
+      if (res.status != 200 || !res.json) {
+        ADD_FAILURE() << "GET " << target << "\n" << res.describe();
+        return all;
+      }
+      for (const auto& item : res.data().as_array()) all.push_back(item);
+      const json::object& pagination = res.object().at("pagination").as_object();
+      if (!pagination.at("has_more").as_bool()) return all;
+      cursor = str(pagination.at("next_cursor"));
+    }
+    ADD_FAILURE() << "paging " << resource_of(kind) << " did not end";
+    return all;
+  }
+
+  // Checks the restarted server's view against every request made so far, and against the
+  // row counts SQLite itself recovered from the killed server's files.
+  void verify(ServerProcess& server, int round, const std::map<Kind, long long>& rows) {
+    SCOPED_TRACE("after round " + std::to_string(round));
+    HttpClient client(server.host(), server.port());
+    std::map<std::string, Record*> sent;  // identity -> record
+    for (auto& slot : slots_) {
+      for (auto& rec : slot) sent[identity_of(rec.kind, rec.token)] = &rec;
+    }
+    std::size_t acked_creates = 0;
+    std::size_t acked_patches = 0;
+    std::size_t unknown = 0;
+    for (Kind kind : {Kind::kLead, Kind::kContact}) {
+      std::set<std::string> seen;
+      json::array listed = list_all(client, kind);
+      EXPECT_EQ(static_cast<long long>(listed.size()), rows.at(kind))
+          << resource_of(kind) << ": the restarted server lists another number of records than "
+          << "the database file as the SIGKILL left it holds";
+      for (const json::value& v : listed) {
+        const json::object& item = v.as_object();
+        std::string identity = identity_of_item(kind, item);
+        auto it = sent.find(identity);
+        if (it == sent.end() || it->second->kind != kind) {
+          ADD_FAILURE() << "a " << resource_of(kind) << " record nobody created exists: "
+                        << json::serialize(item);
+          continue;
+        }
+        if (!seen.insert(identity).second) {
+          ADD_FAILURE() << identity << " exists twice: " << json::serialize(item);
+          continue;
+        }
+        Record& rec = *it->second;
+        if (rec.created == Outcome::kAcked && str(item.at("id")) != rec.id) {
+          ADD_FAILURE() << identity << " has id " << str(item.at("id")) << ", the create said "
+                        << rec.id;
+        }
+        check_stored(rec, item);
+      }
+      for (auto& [identity, rec] : sent) {
+        if (rec->kind != kind) continue;
+        if (rec->created == Outcome::kAcked) {
+          ++acked_creates;
+          if (seen.count(identity) == 0) {
+            ADD_FAILURE() << "the acknowledged create of " << identity << " (id " << rec->id
+                          << ") was lost";
+          }
+        } else {
+          ++unknown;
+        }
+        for (const auto& p : rec->patches) {
+          (p.outcome == Outcome::kAcked ? acked_patches : unknown) += 1;
+        }
+      }
+    }
+    std::cout << "[durability] after round " << round << ": " << acked_creates
+              << " acknowledged creates and " << acked_patches
+              << " acknowledged PATCHes verified; " << unknown
+              << " writes so far were in flight at a kill (either outcome allowed)\n";
+  }
+
+  // The stored record: create fields intact, and its PATCH fields all from one token that is
+  // the last acknowledged write or a later unacknowledged one.
+  void check_stored(const Record& rec, const json::object& item) {
+    std::string identity = identity_of(rec.kind, rec.token);
+    std::set<std::int64_t> allowed = {rec.token};
+    for (const auto& p : rec.patches) {
+      if (p.outcome == Outcome::kAcked) allowed.clear();
+      allowed.insert(p.token);
+    }
+    std::set<std::int64_t> found;
+    for (const auto& [name, value] : patch_body(rec.kind, 0)) {
+      (void)value;
+      const json::value* got = item.if_contains(name);
+      std::optional<std::int64_t> t = got ? token_in(*got) : std::nullopt;
+      if (!t) {
+        ADD_FAILURE() << identity << ": field " << name << " holds no write of this test: "
+                      << json::serialize(item);
+        return;
+      }
+      found.insert(*t);
+    }
+    if (found.size() != 1) {
+      ADD_FAILURE() << identity << ": a PATCH was half-applied (fields from writes "
+                    << testing::PrintToString(found) << "): " << json::serialize(item);
+      return;
+    }
+    std::int64_t token = *found.begin();
+    if (allowed.count(token) == 0) {
+      ADD_FAILURE() << identity << " holds write v" << token << ", but the acknowledged state is "
+                    << testing::PrintToString(allowed) << ": " << json::serialize(item);
+      return;
+    }
+    json::object expected = rec.body;
+    for (const auto& [name, value] : patch_body(rec.kind, token)) expected[name] = value;
+    for (const auto& [name, value] : expected) {
+      const json::value* got = item.if_contains(name);
+      bool same = got != nullptr && (value.is_number() && got->is_number()
+                                         ? value.to_number<double>() == got->to_number<double>()
+                                         : value == *got);
+      EXPECT_TRUE(same) << identity << ": field " << name << " is "
+                        << (got ? json::serialize(*got) : "absent") << ", expected "
+                        << json::serialize(value);
+    }
+  }
+
+  std::unique_ptr<TempDir> dir_;
+  std::filesystem::path db_file_;
+  std::string db_url_;
+  std::string key_;
+  std::vector<std::vector<Record>> slots_;
+  std::atomic<std::int64_t> next_token_{1};
+  std::mutex failures_mu_;
+  std::vector<std::string> failures_;
+};
+
+TEST_F(CrashDurabilityTest, AcknowledgedWritesSurviveSigkillAndNothingElseAppears) {
+  const int rounds = rounds_from_env();
+  const std::uint64_t seed = seed_from_env();
+  std::cout << "[durability] " << rounds << " rounds, SEED=" << seed << '\n';
+  std::mt19937_64 rng(seed);
+
+  ServerOptions options;
+  options.db_url = db_url_;
+  options.extra_args = {"--rate-limit", "1000000/60s"};
+  options.start_timeout = 30s;
+  ServerProcess server(options);
+
+  for (int round = 1; round <= rounds; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round) + " of " + std::to_string(rounds) +
+                 ", SEED=" + std::to_string(seed));
+    std::atomic<bool> killed{false};
+    std::vector<std::thread> workers;
+    for (int slot = 0; slot < kThreads; ++slot) {
+      workers.emplace_back(
+          [this, slot, s = rng(), port = server.port(), &killed] { work(slot, s, port, killed); });
+    }
+    auto delay = std::chrono::milliseconds(50 + static_cast<int>(rng() % 351));
+    std::this_thread::sleep_for(delay);
+    killed.store(true);
+    server.kill();
+    for (auto& w : workers) w.join();
+    {
+      std::lock_guard lock(failures_mu_);
+      for (const auto& f : failures_) ADD_FAILURE() << f;
+      failures_.clear();
+    }
+
+    std::filesystem::path copy = copy_database(db_file_, dir_->path() / "after-kill");
+    EXPECT_EQ(integrity_check(copy), "ok")
+        << "integrity_check of the database as the SIGKILL left it";
+    std::map<Kind, long long> rows = {{Kind::kLead, count_rows(copy, "leads")},
+                                      {Kind::kContact, count_rows(copy, "contacts")}};
+
+    server.restart();
+    verify(server, round, rows);
+    if (HasFailure()) break;
+  }
+
+  server.stop();
+  EXPECT_EQ(integrity_check(db_file_), "ok") << "integrity_check after the last clean shutdown";
+}
+
+}  // namespace
+}  // namespace leadline_test
