@@ -112,10 +112,10 @@ $(FUZZ_BUILD_DIR)/build.ninja: | fuzz-deps
 fuzz-build: fuzz-deps $(FUZZ_BUILD_DIR)/build.ninja
 	cmake --build $(FUZZ_BUILD_DIR) -j $(FUZZ_JOBS) --target fuzzers
 
-# FUZZ_SECONDS per target, each on a scratch copy of its seed corpus.
+# FUZZ_SECONDS per target, each on a scratch copy of its seed corpus, FUZZ_JOBS at a time.
 fuzz: fuzz-build
-	fuzz/run.sh long $(FUZZ_BUILD_DIR) $(FUZZ_SECONDS)
+	FUZZ_JOBS=$(FUZZ_JOBS) fuzz/run.sh long $(FUZZ_BUILD_DIR) $(FUZZ_SECONDS)
 
 # Seed corpus + regressions replayed, then FUZZ_SMOKE_SECONDS per target.
 fuzz-smoke: fuzz-build
-	fuzz/run.sh smoke $(FUZZ_BUILD_DIR) $(FUZZ_SMOKE_SECONDS)
+	FUZZ_JOBS=$(FUZZ_JOBS) fuzz/run.sh smoke $(FUZZ_BUILD_DIR) $(FUZZ_SMOKE_SECONDS)

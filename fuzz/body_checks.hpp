@@ -19,11 +19,6 @@
 
 namespace leadline::fuzz {
 
-inline void check_message(const api::BadRequest& e) {
-  FUZZ_CHECK(!e.message.empty(), "a 400 sentence is empty");
-  FUZZ_CHECK(domain::is_valid_utf8(e.message), "a 400 sentence is not valid UTF-8");
-}
-
 inline void check_text(std::string_view s, std::size_t max) {
   FUZZ_CHECK(domain::is_valid_utf8(s), "decoded text is not valid UTF-8");
   FUZZ_CHECK(s.find('\0') == std::string_view::npos, "decoded text contains NUL");
@@ -99,15 +94,6 @@ inline std::optional<boost::json::object> parse_body(std::string_view text) {
       boost::json::parse(boost::json::string_view(text.data(), text.size()), ec, {}, options);
   FUZZ_CHECK(!ec && plain.is_object(), "the strict parser accepted what Boost.JSON rejects");
   return std::move(std::get<boost::json::object>(parsed));
-}
-
-template <class T, class Check>
-void check_decoded(const api::Decoded<T>& decoded, Check&& check) {
-  if (const auto* e = api::failed(decoded)) {
-    check_message(*e);
-    return;
-  }
-  check(std::get<T>(decoded));
 }
 
 }  // namespace leadline::fuzz

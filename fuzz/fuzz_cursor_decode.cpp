@@ -1,6 +1,5 @@
-// Fuzzes list cursors: bytes -> CursorCodec::decode under a fixed secret and binding, either as
-// cursor text or as a payload the target signs itself (so the fuzzer gets past the HMAC), with
-// the round trip decode(encode(decode(x))) == decode(x) and base64url's canonical form checked.
+// Fuzzes list cursors: bytes -> CursorCodec::decode (fixed secret and binding) as text or as a
+// payload signed here to get past the HMAC; checks the round trip and the canonical base64url.
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/sha.h>

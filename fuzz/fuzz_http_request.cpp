@@ -1,6 +1,5 @@
-// Fuzzes the whole request path in-process: raw bytes -> Beast's request parser (the server's
-// limits) -> http::Request -> the real ApiHandler on a real SQLite store, checking every answer
-// is a documented status with a well-formed JSON envelope (never a 500).
+// Fuzzes the request path in-process: raw bytes -> Beast's parser (server limits) -> the real
+// ApiHandler on a SQLite store; every answer must be a documented status with a JSON envelope.
 #include <unistd.h>
 
 #include <algorithm>

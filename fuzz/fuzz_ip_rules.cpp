@@ -1,6 +1,5 @@
-// Fuzzes IP rules: the input's lines are the direct peer, an X-Forwarded-For value and a
-// comma-separated --trust-proxy list; checks parse_ip against inet_pton and the CIDR and
-// X-Forwarded-For rules of docs/api.md.
+// Fuzzes IP rules: input lines are the peer, X-Forwarded-For and the trusted ranges; checks
+// parse_ip against inet_pton and the CIDR and X-Forwarded-For rules of docs/api.md.
 #include <arpa/inet.h>
 
 #include <algorithm>

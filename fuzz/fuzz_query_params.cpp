@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "api/list_params.hpp"
-#include "body_checks.hpp"
 #include "domain/unicode_text.hpp"
+#include "fuzz_check.hpp"
 
 using namespace leadline;
 using store::ContactSortField;

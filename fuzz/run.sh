@@ -5,8 +5,8 @@
 #   fuzz/run.sh smoke BUILD_DIR SECONDS [TARGET...]   replay corpus + regressions, then fuzz
 #   fuzz/run.sh long  BUILD_DIR SECONDS [TARGET...]   fuzz only
 #
-# A crash stops the script with a non-zero status and leaves the input in
-# BUILD_DIR/fuzz-artifacts/TARGET/; copy it to fuzz/regressions/TARGET/ once it is fixed.
+# FUZZ_JOBS (default 2) targets run at a time. A crash makes the script fail and leaves the input
+# in BUILD_DIR/fuzz-artifacts/TARGET/; copy it to fuzz/regressions/TARGET/ once it is fixed.
 set -eu
 
 if [ $# -lt 3 ]; then
@@ -22,17 +22,16 @@ case $mode in smoke | long) ;; *)
   exit 2
   ;;
 esac
+jobs=${FUZZ_JOBS:-2}
 
 here=$(cd "$(dirname "$0")" && pwd)
-if [ $# -gt 0 ]; then
-  targets=$*
-else
-  targets=""
+if [ $# -eq 0 ]; then
   for source in "$here"/fuzz_*.cpp; do
     name=${source##*/}
-    targets="$targets ${name%.cpp}"
+    set -- "$@" "${name%.cpp}"
   done
 fi
+targets=$*
 
 # The dictionary of a target, if it has one: the three body targets share the JSON one.
 dictionary_of() {
@@ -45,32 +44,32 @@ dictionary_of() {
 
 # Seed corpus and regression inputs of a target, one path a line.
 inputs_of() {
-  find "$here/corpus/$1" "$here/regressions/$1" -type f ! -name '*.md' 2>/dev/null | sort
+  find "$here/corpus/$1" "$here/regressions/$1" -type f 2>/dev/null | sort
 }
 
-summary=""
-for target in $targets; do
+# Replays (smoke) and fuzzes one target; leaves its summary line in fuzz-work/TARGET.result.
+fuzz_target() {
+  target=$1
   binary=$build/fuzz/$target
-  if [ ! -x "$binary" ]; then
-    echo "$0: $binary is not built (make fuzz-build)" >&2
-    exit 1
-  fi
   work=$build/fuzz-work/$target
   artifacts=$build/fuzz-artifacts/$target
   log=$build/fuzz-work/$target.log
-  rm -rf "$work"
+  if [ ! -x "$binary" ]; then
+    echo "$0: $binary is not built (make fuzz-build)" >&2
+    return 1
+  fi
+  rm -rf "$work" "$work.result"
   mkdir -p "$work" "$artifacts"
   cp "$here/corpus/$target"/* "$work"/
   dict=$(dictionary_of "$target")
 
   if [ "$mode" = smoke ]; then
-    count=$(inputs_of "$target" | wc -l)
-    echo "== $target: replaying $count seed and regression inputs"
-    # shellcheck disable=SC2046 # one argument per input file; paths have no spaces
+    echo "== $target: replaying $(inputs_of "$target" | wc -l) seed and regression inputs"
+    # shellcheck disable=SC2046 # one argument per input file; the paths have no spaces
     if ! "$binary" -artifact_prefix="$artifacts/" $(inputs_of "$target") >"$log" 2>&1; then
       tail -n 40 "$log"
       echo "$0: $target failed on a committed input (log: $log)" >&2
-      exit 1
+      return 1
     fi
   fi
 
@@ -83,17 +82,36 @@ for target in $targets; do
     -artifact_prefix="$artifacts/" $dict "$work" $regressions >"$log" 2>&1; then
     tail -n 60 "$log"
     echo "$0: $target crashed; the input is in $artifacts/ (log: $log)" >&2
-    exit 1
+    return 1
   fi
   elapsed=$(($(date +%s) - started))
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
   corpus=$(find "$work" -type f | wc -l)
-  line=$(printf '%-28s %10s runs %8s/s %5ss  corpus %s' "$target" "$runs" "$rate" "$elapsed" "$corpus")
-  echo "$line"
-  summary="$summary$line
-"
+  printf '%-28s %10s runs %8s/s %5ss  corpus %s\n' "$target" "$runs" "$rate" "$elapsed" \
+    "$corpus" >"$work.result"
+}
+
+# In batches of $jobs; every target of a batch finishes before the verdict.
+# shellcheck disable=SC2086 # target names are single words
+set -- $targets
+failed=0
+while [ $# -gt 0 ] && [ $failed -eq 0 ]; do
+  pids=""
+  batch=0
+  while [ $batch -lt "$jobs" ] && [ $# -gt 0 ]; do
+    fuzz_target "$1" &
+    pids="$pids $!"
+    batch=$((batch + 1))
+    shift
+  done
+  for pid in $pids; do
+    wait "$pid" || failed=1
+  done
 done
 
-echo "== summary ($mode, ${seconds}s per target)"
-printf '%s' "$summary"
+echo "== $mode: ${seconds}s per target, $jobs at a time"
+for target in $targets; do
+  if [ -f "$build/fuzz-work/$target.result" ]; then cat "$build/fuzz-work/$target.result"; fi
+done
+exit $failed
