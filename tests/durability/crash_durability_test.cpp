@@ -46,9 +46,14 @@ const char* resource_of(Kind kind) {
   return kind == Kind::kLead ? "leads" : "contacts";
 }
 
-// A request whose answer is all we know: 2xx fully received, or nothing (the server died
-// while it was in flight, so it may or may not have been applied).
-enum class Outcome { kAcked, kUnknown };
+// What is known of a write: answered 2xx; or unanswered (the server died while it was in
+// flight), then, once a restarted server showed it, applied or not applied. A resolved write
+// must stay that way in every later round.
+enum class Outcome { kAcked, kUnknown, kApplied, kNotApplied };
+
+bool took_effect(Outcome o) {
+  return o == Outcome::kAcked || o == Outcome::kApplied;
+}
 
 struct PatchAttempt {
   std::int64_t token = 0;
@@ -187,6 +192,27 @@ std::filesystem::path copy_database(const std::filesystem::path& db_file,
   return copy;
 }
 
+// The fields of `item` that differ from the record's create body with the PATCH fields of
+// `token` laid over it (numbers compare by value, 5 and 5.0 alike).
+std::vector<std::string> mismatches(const Record& rec, const json::object& item,
+                                    std::int64_t token) {
+  json::object expected = rec.body;
+  for (const auto& [name, value] : patch_body(rec.kind, token)) expected[name] = value;
+  std::vector<std::string> out;
+  for (const auto& [name, value] : expected) {
+    const json::value* got = item.if_contains(name);
+    bool same = got != nullptr && (value.is_number() && got->is_number()
+                                       ? value.to_number<double>() == got->to_number<double>()
+                                       : value == *got);
+    if (!same) {
+      out.push_back("field " + std::string(name) + " is " +
+                    (got ? json::serialize(*got) : std::string("absent")) + ", expected " +
+                    json::serialize(value));
+    }
+  }
+  return out;
+}
+
 int rounds_from_env() {
   const char* v = std::getenv("ROUNDS");
   if (v == nullptr || *v == '\0') return 3;
@@ -206,7 +232,8 @@ class CrashDurabilityTest : public ::testing::Test {
     dir_ = std::make_unique<TempDir>();
     db_file_ = dir_->path() / "leadline.db";
     db_url_ = "sqlite:" + db_file_.string();
-    json::value ws = run_cli_json({"workspaces", "create", "--name", "Durability", "--db", db_url_});
+    json::value ws =
+        run_cli_json({"workspaces", "create", "--name", "Durability", "--db", db_url_});
     std::string workspace = str(as_obj(ws).at("id"));
     json::value key = run_cli_json({"keys", "create", "--workspace", workspace, "--name", "dur",
                                     "--scopes", "read,write", "--db", db_url_});
@@ -217,7 +244,7 @@ class CrashDurabilityTest : public ::testing::Test {
   Headers auth() const { return {{"Authorization", "Bearer " + key_}}; }
 
   // One worker: creates and PATCHes its own records until a request fails (the server died).
-  void work(int slot, std::uint64_t seed, unsigned short port, std::atomic<bool>& killed) {
+  void work(int slot, std::uint64_t seed, unsigned short port, const std::atomic<bool>& killed) {
     std::mt19937_64 rng(seed);
     HttpClient client("127.0.0.1", port);
     client.timeout = 10s;
@@ -225,7 +252,7 @@ class CrashDurabilityTest : public ::testing::Test {
     while (!killed.load()) {
       std::vector<std::size_t> patchable;
       for (std::size_t i = 0; i < mine.size(); ++i) {
-        if (mine[i].created == Outcome::kAcked) patchable.push_back(i);
+        if (took_effect(mine[i].created)) patchable.push_back(i);
       }
       bool create = patchable.empty() || rng() % 100 < 45;
       std::int64_t token = next_token_.fetch_add(1);
@@ -257,8 +284,8 @@ class CrashDurabilityTest : public ::testing::Test {
             std::string(kBase) + "/" + resource_of(rec.kind) + "?id=" + url_encode(rec.id);
         HttpResponse res;
         try {
-          res = client.request("PATCH", target, json::serialize(patch_body(rec.kind, token)),
-                               auth());
+          res =
+              client.request("PATCH", target, json::serialize(patch_body(rec.kind, token)), auth());
         } catch (const std::exception&) {
           return;
         }
@@ -272,21 +299,12 @@ class CrashDurabilityTest : public ::testing::Test {
     }
   }
 
-  // The create fields that no PATCH touches, and the PATCH fields (all carrying `token`).
+  // Fails unless `item` holds the record's create fields with its PATCH fields from `token`.
   void check_fields(const Record& rec, const json::object& item, std::int64_t token,
                     const std::string& where) {
-    json::object expected = rec.body;
-    for (const auto& [name, value] : patch_body(rec.kind, token)) expected[name] = value;
-    for (const auto& [name, value] : expected) {
-      const json::value* got = item.if_contains(name);
-      bool same = got != nullptr && (value.is_number() && got->is_number()
-                                         ? value.to_number<double>() == got->to_number<double>()
-                                         : value == *got);
-      if (!same) {
-        fail(where + " of " + identity_of(rec.kind, rec.token) + ": field " +
-             std::string(name) + " is " + (got ? json::serialize(*got) : "absent") +
-             ", expected " + json::serialize(value) + "\nrecord: " + json::serialize(item));
-      }
+    for (const std::string& m : mismatches(rec, item, token)) {
+      fail(where + " of " + identity_of(rec.kind, rec.token) + ": " + m +
+           "\nrecord: " + json::serialize(item));
     }
   }
 
@@ -317,7 +335,8 @@ class CrashDurabilityTest : public ::testing::Test {
   }
 
   // Checks the restarted server's view against every request made so far, and against the
-  // row counts SQLite itself recovered from the killed server's files.
+  // row counts SQLite itself recovered from the killed server's files; resolves the writes that
+  // were in flight at the kill.
   void verify(ServerProcess& server, int round, const std::map<Kind, long long>& rows) {
     SCOPED_TRACE("after round " + std::to_string(round));
     HttpClient client(server.host(), server.port());
@@ -325,9 +344,6 @@ class CrashDurabilityTest : public ::testing::Test {
     for (auto& slot : slots_) {
       for (auto& rec : slot) sent[identity_of(rec.kind, rec.token)] = &rec;
     }
-    std::size_t acked_creates = 0;
-    std::size_t acked_patches = 0;
-    std::size_t unknown = 0;
     for (Kind kind : {Kind::kLead, Kind::kContact}) {
       std::set<std::string> seen;
       json::array listed = list_all(client, kind);
@@ -339,8 +355,8 @@ class CrashDurabilityTest : public ::testing::Test {
         std::string identity = identity_of_item(kind, item);
         auto it = sent.find(identity);
         if (it == sent.end() || it->second->kind != kind) {
-          ADD_FAILURE() << "a " << resource_of(kind) << " record nobody created exists: "
-                        << json::serialize(item);
+          ADD_FAILURE() << "a " << resource_of(kind)
+                        << " record nobody created exists: " << json::serialize(item);
           continue;
         }
         if (!seen.insert(identity).second) {
@@ -348,42 +364,50 @@ class CrashDurabilityTest : public ::testing::Test {
           continue;
         }
         Record& rec = *it->second;
-        if (rec.created == Outcome::kAcked && str(item.at("id")) != rec.id) {
-          ADD_FAILURE() << identity << " has id " << str(item.at("id")) << ", the create said "
-                        << rec.id;
+        std::string id = str(item.at("id"));
+        if (rec.created == Outcome::kNotApplied) {
+          ADD_FAILURE() << identity << " was absent after an earlier restart and is back: "
+                        << json::serialize(item);
+        } else if (rec.created == Outcome::kUnknown) {
+          rec.created = Outcome::kApplied;
+          rec.id = id;
+        } else if (id != rec.id) {
+          ADD_FAILURE() << identity << " has id " << id << ", expected " << rec.id;
         }
         check_stored(rec, item);
       }
       for (auto& [identity, rec] : sent) {
-        if (rec->kind != kind) continue;
-        if (rec->created == Outcome::kAcked) {
-          ++acked_creates;
-          if (seen.count(identity) == 0) {
-            ADD_FAILURE() << "the acknowledged create of " << identity << " (id " << rec->id
-                          << ") was lost";
-          }
+        if (rec->kind != kind || seen.count(identity) != 0) continue;
+        if (took_effect(rec->created)) {
+          ADD_FAILURE() << "the " << (rec->created == Outcome::kAcked ? "acknowledged" : "seen")
+                        << " create of " << identity << " (id " << rec->id << ") was lost";
         } else {
-          ++unknown;
-        }
-        for (const auto& p : rec->patches) {
-          (p.outcome == Outcome::kAcked ? acked_patches : unknown) += 1;
+          rec->created = Outcome::kNotApplied;
         }
       }
     }
-    std::cout << "[durability] after round " << round << ": " << acked_creates
-              << " acknowledged creates and " << acked_patches
-              << " acknowledged PATCHes verified; " << unknown
-              << " writes so far were in flight at a kill (either outcome allowed)\n";
+    std::map<Outcome, std::size_t> creates;
+    std::map<Outcome, std::size_t> patches;
+    for (const auto& [identity, rec] : sent) {
+      ++creates[rec->created];
+      for (const auto& p : rec->patches) ++patches[p.outcome];
+    }
+    std::cout << "[durability] after round " << round << ": verified " << creates[Outcome::kAcked]
+              << " acknowledged creates and " << patches[Outcome::kAcked]
+              << " acknowledged PATCHes; of the writes in flight at a "
+              << "kill, " << creates[Outcome::kApplied] + patches[Outcome::kApplied]
+              << " took effect and "
+              << creates[Outcome::kNotApplied] + patches[Outcome::kNotApplied] << " did not\n";
   }
 
-  // The stored record: create fields intact, and its PATCH fields all from one token that is
-  // the last acknowledged write or a later unacknowledged one.
-  void check_stored(const Record& rec, const json::object& item) {
+  // The stored record: create fields intact, and its PATCH fields all from one write that is
+  // the last one that took effect or a later one still unresolved, which this resolves.
+  void check_stored(Record& rec, const json::object& item) {
     std::string identity = identity_of(rec.kind, rec.token);
     std::set<std::int64_t> allowed = {rec.token};
     for (const auto& p : rec.patches) {
-      if (p.outcome == Outcome::kAcked) allowed.clear();
-      allowed.insert(p.token);
+      if (took_effect(p.outcome)) allowed.clear();
+      if (p.outcome != Outcome::kNotApplied) allowed.insert(p.token);
     }
     std::set<std::int64_t> found;
     for (const auto& [name, value] : patch_body(rec.kind, 0)) {
@@ -391,8 +415,8 @@ class CrashDurabilityTest : public ::testing::Test {
       const json::value* got = item.if_contains(name);
       std::optional<std::int64_t> t = got ? token_in(*got) : std::nullopt;
       if (!t) {
-        ADD_FAILURE() << identity << ": field " << name << " holds no write of this test: "
-                      << json::serialize(item);
+        ADD_FAILURE() << identity << ": field " << name
+                      << " holds no write of this test: " << json::serialize(item);
         return;
       }
       found.insert(*t);
@@ -404,20 +428,18 @@ class CrashDurabilityTest : public ::testing::Test {
     }
     std::int64_t token = *found.begin();
     if (allowed.count(token) == 0) {
-      ADD_FAILURE() << identity << " holds write v" << token << ", but the acknowledged state is "
-                    << testing::PrintToString(allowed) << ": " << json::serialize(item);
+      ADD_FAILURE() << identity << " holds write " << token << ", but only "
+                    << testing::PrintToString(allowed)
+                    << " may be there: " << json::serialize(item);
       return;
     }
-    json::object expected = rec.body;
-    for (const auto& [name, value] : patch_body(rec.kind, token)) expected[name] = value;
-    for (const auto& [name, value] : expected) {
-      const json::value* got = item.if_contains(name);
-      bool same = got != nullptr && (value.is_number() && got->is_number()
-                                         ? value.to_number<double>() == got->to_number<double>()
-                                         : value == *got);
-      EXPECT_TRUE(same) << identity << ": field " << name << " is "
-                        << (got ? json::serialize(*got) : "absent") << ", expected "
-                        << json::serialize(value);
+    for (auto& p : rec.patches) {
+      if (p.outcome == Outcome::kUnknown) {
+        p.outcome = p.token == token ? Outcome::kApplied : Outcome::kNotApplied;
+      }
+    }
+    for (const std::string& m : mismatches(rec, item, token)) {
+      ADD_FAILURE() << identity << ": " << m << ": " << json::serialize(item);
     }
   }
 

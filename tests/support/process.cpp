@@ -124,8 +124,12 @@ bool wait_for_exit(pid_t pid, int& status, long timeout_ms) {
 
 std::string sanitizer_report(std::string_view output) {
   static constexpr std::string_view kMarkers[] = {
-      "ERROR: AddressSanitizer",  "ERROR: LeakSanitizer",     "WARNING: ThreadSanitizer",
-      "ERROR: ThreadSanitizer",   "SUMMARY: UndefinedBehaviorSanitizer", ": runtime error: ",
+      "ERROR: AddressSanitizer",
+      "ERROR: LeakSanitizer",
+      "WARNING: ThreadSanitizer",
+      "ERROR: ThreadSanitizer",
+      "SUMMARY: UndefinedBehaviorSanitizer",
+      ": runtime error: ",
   };
   std::size_t first = std::string_view::npos;
   for (std::string_view marker : kMarkers) first = std::min(first, output.find(marker));

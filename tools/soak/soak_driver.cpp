@@ -99,9 +99,8 @@ class Connection {
     boost::system::error_code read_ec;
     http::response<http::string_body> res;
     stream_->expires_after(std::chrono::seconds(10));
-    http::async_write(*stream_, req, [&](boost::system::error_code e, std::size_t) {
-      write_ec = e;
-    });
+    http::async_write(*stream_, req,
+                      [&](boost::system::error_code e, std::size_t) { write_ec = e; });
     http::async_read(*stream_, buffer_, res,
                      [&](boost::system::error_code e, std::size_t) { read_ec = e; });
     run();
@@ -266,8 +265,8 @@ class Worker {
   };
 
   // Sends one request and records it; returns the parsed body on the expected status.
-  std::optional<json::value> call(std::string_view op, http::verb method,
-                                  const std::string& target, unsigned expected,
+  std::optional<json::value> call(std::string_view op, http::verb method, const std::string& target,
+                                  unsigned expected,
                                   const std::optional<std::string>& body = std::nullopt) {
     auto start = Clock::now();
     Reply r = conn_.request(method, std::string(kBase) + target, options_.key, body);
@@ -303,8 +302,8 @@ class Worker {
   }
 
   std::string search_term() {
-    static const std::vector<std::string> kTerms = {
-        "mü", "son", "a", "labs", "soak", "nomatch-zz", "é", "o'c", "%", "NORD", "w3", "tech"};
+    static const std::vector<std::string> kTerms = {"mü", "son", "a", "labs", "soak", "nomatch-zz",
+                                                    "é",  "o'c", "%", "NORD", "w3",   "tech"};
     return pick(rng_, kTerms);
   }
 
@@ -316,8 +315,8 @@ class Worker {
       if (!v) return;
       const json::object& pagination = v->as_object().at("pagination").as_object();
       if (!pagination.at("has_more").as_bool() || rng_() % 2 == 0) return;
-      target = "/" + resource + "?" + query + "&cursor=" +
-               url_encode(pagination.at("next_cursor").as_string());
+      target = "/" + resource + "?" + query +
+               "&cursor=" + url_encode(pagination.at("next_cursor").as_string());
     }
   }
 
@@ -364,8 +363,7 @@ class Worker {
     } else if (roll == 2 && !seed_.contacts.empty()) {
       call("get one", http::verb::get, "/contacts?id=" + pick(rng_, seed_.contacts), 200);
     } else if (!seed_.conversations.empty()) {
-      call("get one", http::verb::get, "/conversations?id=" + pick(rng_, seed_.conversations),
-           200);
+      call("get one", http::verb::get, "/conversations?id=" + pick(rng_, seed_.conversations), 200);
     }
   }
 
@@ -461,9 +459,9 @@ std::optional<long> rss_kib(long pid) {
 std::optional<SeedIds> load_seed(const Options& options) {
   Connection conn(options.host, options.port);
   SeedIds seed;
-  for (auto [resource, into] : {std::pair{"leads", &seed.leads},
-                                std::pair{"contacts", &seed.contacts},
-                                std::pair{"conversations", &seed.conversations}}) {
+  for (auto [resource, into] :
+       {std::pair{"leads", &seed.leads}, std::pair{"contacts", &seed.contacts},
+        std::pair{"conversations", &seed.conversations}}) {
     Reply r = conn.request(http::verb::get, std::string(kBase) + "/" + resource + "?limit=100",
                            options.key, std::nullopt);
     if (r.status != 200) {
