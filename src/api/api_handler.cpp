@@ -1,5 +1,6 @@
 // The request pipeline in the contract's order: route (404/405) -> authenticate (401) -> IP
-// whitelist (403) -> rate limit (429) -> scope (403) -> validation (400) -> operation. Anything
+// whitelist (403) -> rate limit (429, or 503 when the shared limiter is unreachable) -> scope
+// (403) -> validation (400) -> operation. An unreachable database becomes a 503; anything else
 // thrown below becomes a logged 500 that names only the request id.
 #include "api/api_handler.hpp"
 
@@ -87,6 +88,13 @@ std::optional<std::string> ApiHandler::Impl::serve(const http::Request& request,
   const store::ApiKeyRecord& key = std::get<auth::AuthenticatedKey>(auth).key;
 
   const auth::RateLimitDecision decision = limiter.acquire(key.id.value);
+  if (decision.unavailable) {
+    // Fail closed: without the shared window nobody can tell whether this key is over its
+    // limit, and serving unlimited would let one key overrun every instance.
+    response.headers.emplace_back("Retry-After", "1");
+    respond_error(response, 503, "rate limiter unavailable: cannot reach Redis; retry shortly");
+    return key.id.value;
+  }
   add_rate_limit_headers(response, decision);
   if (!decision.allowed) {
     response.headers.emplace_back("Retry-After", std::to_string(decision.retry_after_s));
@@ -141,6 +149,14 @@ void ApiHandler::handle(const http::Request& request, http::Response& response) 
   std::optional<std::string> key_id;
   try {
     key_id = impl_->serve(request, response);
+  } catch (const store::StoreUnavailable& e) {
+    // Not a fault of this server or request: the database is down or unreachable, and the pool
+    // reconnects by itself, so the client is told to retry.
+    std::cerr << "error request_id=" << request_id << " method=" << request.method
+              << " what=" << e.what() << std::endl;
+    response.headers.emplace_back("Retry-After", "1");
+    respond_error(response, 503,
+                  "database unavailable (request id " + request_id + "); retry shortly");
   } catch (const std::exception& e) {
     std::cerr << "error request_id=" << request_id << " method=" << request.method
               << " what=" << e.what() << std::endl;

@@ -1,6 +1,7 @@
 // Parsing of the --rate-limit policy "N/D" (count per duration).
 #include "auth/rate_limiter.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace leadline::auth {
@@ -49,6 +50,18 @@ std::optional<RateLimitPolicy> parse_rate_limit(std::string_view text) {
   if (!amount || !unit) return std::nullopt;
   if (*amount > kMaxWindowMs / *unit) return std::nullopt;
   return RateLimitPolicy{*limit, *amount * *unit};
+}
+
+std::int64_t ceil_seconds(std::int64_t ms) {
+  return ms >= 0 ? (ms + 999) / 1000 : -(-ms / 1000);
+}
+
+RateLimitDecision refusal(std::int64_t limit, std::int64_t frees_at_ms, std::int64_t now_ms) {
+  RateLimitDecision decision;
+  decision.limit = limit;
+  decision.reset_unix_s = ceil_seconds(frees_at_ms);
+  decision.retry_after_s = std::max<std::int64_t>(1, ceil_seconds(frees_at_ms - now_ms));
+  return decision;
 }
 
 }  // namespace leadline::auth

@@ -1,4 +1,5 @@
-// The per-key rate limit seam: in-process sliding window now, a shared (Redis) window later.
+// The per-key rate limit seam: an in-process sliding window, or one shared through Redis by
+// every instance.
 #pragma once
 
 #include <cstdint>
@@ -22,13 +23,24 @@ struct RateLimitDecision {
   std::int64_t remaining = 0;      // after counting this request (0 when refused)
   std::int64_t reset_unix_s = 0;   // when the oldest counted request leaves the window (ceil)
   std::int64_t retry_after_s = 0;  // >= 1 when refused
+  // The shared window could not be consulted (Redis down, slow or failing): the request was
+  // neither counted nor allowed, and the numbers above mean nothing.
+  bool unavailable = false;
 };
+
+// Unix seconds of a Unix-millisecond time, rounded up: the earliest whole second at which the
+// moment has passed, as X-RateLimit-Reset and Retry-After promise.
+std::int64_t ceil_seconds(std::int64_t ms);
+
+// A refusal: the window frees its oldest slot at `frees_at_ms`; Retry-After is at least 1 s.
+RateLimitDecision refusal(std::int64_t limit, std::int64_t frees_at_ms, std::int64_t now_ms);
 
 class RateLimiter {
  public:
   virtual ~RateLimiter() = default;
   // Counts the request when allowed; refused requests are not counted. Exact under
-  // concurrency: of N simultaneous calls at limit L, exactly min(N, L) are allowed.
+  // concurrency: of N simultaneous calls at limit L, exactly min(N, L) are allowed. Never
+  // throws for an unreachable backing store; that is an `unavailable` decision instead.
   virtual RateLimitDecision acquire(std::string_view key_id) = 0;
 };
 

@@ -21,10 +21,6 @@ constexpr std::size_t kShardCount = 64;
 // that is longer), so the sweep's cost stays negligible next to the requests.
 constexpr std::int64_t kMinSweepIntervalMs = 10'000;
 
-std::int64_t ceil_div_1000(std::int64_t ms) {
-  return ms >= 0 ? (ms + 999) / 1000 : -(-ms / 1000);
-}
-
 // Lets the maps be searched with a string_view, so a hit allocates nothing.
 struct KeyHash {
   using is_transparent = void;
@@ -105,16 +101,12 @@ RateLimitDecision SlidingWindowLimiter::acquire(std::string_view key_id) {
     log.times.push_back(now);
     decision.allowed = true;
     decision.remaining = policy.limit - count - 1;
-    decision.reset_unix_s = ceil_div_1000(log.times.front() + policy.window_ms);
+    decision.reset_unix_s = ceil_seconds(log.times.front() + policy.window_ms);
     return decision;
   }
-  decision.allowed = false;
-  decision.remaining = 0;
   const std::int64_t frees_at =
       log.times.empty() ? now + policy.window_ms : log.times.front() + policy.window_ms;
-  decision.reset_unix_s = ceil_div_1000(frees_at);
-  decision.retry_after_s = std::max<std::int64_t>(1, ceil_div_1000(frees_at - now));
-  return decision;
+  return refusal(policy.limit, frees_at, now);
 }
 
 }  // namespace leadline::auth

@@ -1,10 +1,14 @@
 // `leadline serve`: wires store -> authenticator -> rate limiter -> usage recorder -> API
 // handler -> HTTP server, announces the address, and runs until SIGINT or SIGTERM.
 #include <chrono>
+#include <csignal>
 #include <exception>
+#include <iostream>
+#include <memory>
 
 #include "api/api_handler.hpp"
 #include "auth/authenticator.hpp"
+#include "auth/redis_sliding_window_limiter.hpp"
 #include "auth/sliding_window_limiter.hpp"
 #include "auth/usage_recorder.hpp"
 #include "cli/command_groups.hpp"
@@ -36,6 +40,22 @@ Report listening_report(const std::string& address, const std::optional<DemoSeed
   return report;
 }
 
+// The in-process limiter, or the shared one when --redis is set. A Redis that cannot be reached
+// yet is only a warning: instances and Redis may come up in any order, and until it answers
+// every API request is refused with 503 rather than served unlimited.
+std::unique_ptr<auth::RateLimiter> make_limiter(const ServeSettings& config) {
+  if (!config.redis) return std::make_unique<auth::SlidingWindowLimiter>(config.rate_limit);
+  // hiredis writes with write(2): a Redis that went away must cost a request a 503, not the
+  // process a SIGPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
+  auto shared = std::make_unique<auth::RedisSlidingWindowLimiter>(config.rate_limit, *config.redis);
+  if (auto reason = shared->probe()) {
+    std::cerr << "leadline: warning: cannot reach Redis at " << config.redis->display() << " ("
+              << *reason << "); serving anyway, API requests get 503 until it answers" << std::endl;
+  }
+  return shared;
+}
+
 std::optional<Failure> serve(const Invocation& in) {
   auto settings = serve_settings(in.args);
   if (auto* f = std::get_if<Failure>(&settings)) return *f;
@@ -52,9 +72,9 @@ std::optional<Failure> serve(const Invocation& in) {
   }
 
   auth::Authenticator authenticator(store, config.trusted_proxies);
-  auth::SlidingWindowLimiter limiter(config.rate_limit);
+  const auto limiter = make_limiter(config);
   auth::UsageRecorder usage(store, kUsageFlushInterval);
-  api::ApiHandler handler(store, authenticator, limiter, usage);
+  api::ApiHandler handler(store, authenticator, *limiter, usage);
   http::Server server(config.server, handler);
   ShutdownSignals signals([&server] { server.stop(); });
 
@@ -80,7 +100,10 @@ std::vector<Command> serve_commands() {
       {{.name = "serve",
         .summary = "Run the HTTP API until SIGINT or SIGTERM.",
         .options = serve_option_specs(),
-        .details = "Prints \"leadline listening on HOST:PORT\" once requests are accepted."},
+        .details = "Prints \"leadline listening on HOST:PORT\" once requests are accepted. With "
+                   "--redis, every instance given the same Redis shares one window per key; "
+                   "while Redis cannot be reached, API requests get 503 with Retry-After: 1 "
+                   "(never served unlimited), and service resumes by itself when it answers."},
        serve},
   };
 }

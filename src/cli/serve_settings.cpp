@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <type_traits>
 
 namespace leadline::cli {
 
@@ -43,22 +44,65 @@ bool is_host_name(std::string_view host) {
   return true;
 }
 
-constexpr unsigned kMaxThreads = 1024;
-constexpr std::size_t kMaxConnections = 1'000'000;
+constexpr long long kMaxThreads = 1024;
+constexpr long long kMaxConnections = 1'000'000;
 constexpr long long kMaxTimeoutMs = 24LL * 3600 * 1000;  // a day
 
-// A whole number in [1, max] from a flag or its variable; nothing when neither is set.
-Result<std::optional<long long>> bounded_setting(const ParsedArguments& args,
-                                                 const std::string& flag, const char* env,
-                                                 long long max) {
+// A setting's parsed value, nothing when neither its flag nor its variable is set, or a usage
+// failure "<source> must be <expected>, got "<value>"". A secret-bearing value is not echoed.
+enum class Echo { kValue, kHidden };
+
+template <class Parse,
+          class T = typename std::invoke_result_t<Parse&, const std::string&>::value_type>
+Result<std::optional<T>> read_setting(const ParsedArguments& args, const std::string& flag,
+                                      const char* env, Parse parse, std::string_view expected,
+                                      Echo echo = Echo::kValue) {
   auto value = setting(args, flag, env);
-  if (!value) return std::optional<long long>();
-  auto number = parse_decimal<long long>(value->value);
-  if (!number || *number < 1 || *number > max) {
-    return usage_failure(value->source + " must be a whole number from 1 to " +
-                         std::to_string(max) + ", got \"" + value->value + "\"");
+  if (!value) return std::optional<T>();
+  auto parsed = parse(value->value);
+  if (!parsed) {
+    std::string message = value->source + " must be " + std::string(expected);
+    if (echo == Echo::kValue) message += ", got \"" + value->value + "\"";
+    return usage_failure(std::move(message));
   }
-  return std::optional<long long>(*number);
+  return std::optional<T>(std::move(*parsed));
+}
+
+// The whole-number settings: each from its flag or variable, in [1, max], into its field.
+struct NumberSetting {
+  const char* flag;
+  const char* env;
+  long long max;
+  void (*store)(http::ServerConfig&, long long);
+};
+
+constexpr NumberSetting kNumberSettings[] = {
+    {"threads", "LEADLINE_THREADS", kMaxThreads,
+     [](http::ServerConfig& c, long long n) { c.threads = static_cast<unsigned>(n); }},
+    {"max-connections", "LEADLINE_MAX_CONNECTIONS", kMaxConnections,
+     [](http::ServerConfig& c, long long n) { c.max_connections = static_cast<std::size_t>(n); }},
+    {"header-timeout-ms", "LEADLINE_HEADER_TIMEOUT_MS", kMaxTimeoutMs,
+     [](http::ServerConfig& c, long long n) { c.header_timeout = std::chrono::milliseconds(n); }},
+    {"body-timeout-ms", "LEADLINE_BODY_TIMEOUT_MS", kMaxTimeoutMs,
+     [](http::ServerConfig& c, long long n) { c.body_timeout = std::chrono::milliseconds(n); }},
+    {"idle-timeout-ms", "LEADLINE_IDLE_TIMEOUT_MS", kMaxTimeoutMs,
+     [](http::ServerConfig& c, long long n) { c.idle_timeout = std::chrono::milliseconds(n); }},
+    {"write-timeout-ms", "LEADLINE_WRITE_TIMEOUT_MS", kMaxTimeoutMs,
+     [](http::ServerConfig& c, long long n) { c.write_timeout = std::chrono::milliseconds(n); }},
+};
+
+std::optional<Failure> read_numbers(const ParsedArguments& args, http::ServerConfig& config) {
+  for (const NumberSetting& number : kNumberSettings) {
+    const auto in_range = [max = number.max](std::string_view text) {
+      auto n = parse_decimal<long long>(text);
+      return n && *n >= 1 && *n <= max ? n : std::nullopt;
+    };
+    auto value = read_setting(args, number.flag, number.env, in_range,
+                              "a whole number from 1 to " + std::to_string(number.max));
+    if (auto* f = std::get_if<Failure>(&value)) return *f;
+    if (auto n = std::get<std::optional<long long>>(value)) number.store(config, *n);
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -118,6 +162,12 @@ std::vector<OptionSpec> serve_option_specs() {
        .value_name = "MS",
        .help = "a response must be taken by the client within this many milliseconds, else the "
                "connection is closed (env LEADLINE_WRITE_TIMEOUT_MS, default 30000)"},
+      {.name = "redis",
+       .value_name = "URL",
+       .help = "share every key's rate-limit window with all instances through this Redis: "
+               "redis://HOST:PORT, redis://HOST:PORT/DB or redis://:PASSWORD@HOST:PORT "
+               "(env LEADLINE_REDIS, default none: each process limits alone); while Redis "
+               "cannot be reached, API requests get 503"},
       {.name = "demo",
        .help = "on an empty database, create a demo workspace with sample data and a key"},
   };
@@ -126,22 +176,18 @@ std::vector<OptionSpec> serve_option_specs() {
 Result<ServeSettings> serve_settings(const ParsedArguments& args) {
   ServeSettings settings;
 
-  if (auto listen = setting(args, "listen", "LEADLINE_LISTEN")) {
-    auto address = parse_listen_address(listen->value);
-    if (!address) {
-      return usage_failure(listen->source + " must be HOST:PORT or [IPV6]:PORT, got \"" +
-                           listen->value + "\"");
-    }
+  auto listen = read_setting(args, "listen", "LEADLINE_LISTEN", parse_listen_address,
+                             "HOST:PORT or [IPV6]:PORT");
+  if (auto* f = std::get_if<Failure>(&listen)) return *f;
+  if (const auto& address = std::get<std::optional<ListenAddress>>(listen)) {
     settings.server.host = address->host;
     settings.server.port = address->port;
   }
 
-  if (auto rate = setting(args, "rate-limit", "LEADLINE_RATE_LIMIT")) {
-    auto policy = auth::parse_rate_limit(rate->value);
-    if (!policy) {
-      return usage_failure(rate->source + " must be N/D with D in ms, s, m or h (e.g. 100/60s), " +
-                           "got \"" + rate->value + "\"");
-    }
+  auto rate = read_setting(args, "rate-limit", "LEADLINE_RATE_LIMIT", auth::parse_rate_limit,
+                           "N/D with D in ms, s, m or h (e.g. 100/60s)");
+  if (auto* f = std::get_if<Failure>(&rate)) return *f;
+  if (const auto& policy = std::get<std::optional<auth::RateLimitPolicy>>(rate)) {
     settings.rate_limit = *policy;
   }
 
@@ -172,39 +218,14 @@ Result<ServeSettings> serve_settings(const ParsedArguments& args) {
     }
   }
 
-  if (auto threads = setting(args, "threads", "LEADLINE_THREADS")) {
-    auto count = parse_decimal<unsigned>(threads->value);
-    if (!count || *count == 0 || *count > kMaxThreads) {
-      return usage_failure(threads->source + " must be a whole number from 1 to " +
-                           std::to_string(kMaxThreads) + ", got \"" + threads->value + "\"");
-    }
-    settings.server.threads = *count;
-  }
+  if (auto failed = read_numbers(args, settings.server)) return *failed;
 
-  auto connections = bounded_setting(args, "max-connections", "LEADLINE_MAX_CONNECTIONS",
-                                     static_cast<long long>(kMaxConnections));
-  if (auto* f = std::get_if<Failure>(&connections)) return *f;
-  if (auto n = std::get<std::optional<long long>>(connections)) {
-    settings.server.max_connections = static_cast<std::size_t>(*n);
-  }
-
-  const struct {
-    const char* flag;
-    const char* env;
-    std::chrono::milliseconds http::ServerConfig::*field;
-  } timeouts[] = {
-      {"header-timeout-ms", "LEADLINE_HEADER_TIMEOUT_MS", &http::ServerConfig::header_timeout},
-      {"body-timeout-ms", "LEADLINE_BODY_TIMEOUT_MS", &http::ServerConfig::body_timeout},
-      {"idle-timeout-ms", "LEADLINE_IDLE_TIMEOUT_MS", &http::ServerConfig::idle_timeout},
-      {"write-timeout-ms", "LEADLINE_WRITE_TIMEOUT_MS", &http::ServerConfig::write_timeout},
-  };
-  for (const auto& t : timeouts) {
-    auto ms = bounded_setting(args, t.flag, t.env, kMaxTimeoutMs);
-    if (auto* f = std::get_if<Failure>(&ms)) return *f;
-    if (auto n = std::get<std::optional<long long>>(ms)) {
-      settings.server.*t.field = std::chrono::milliseconds(*n);
-    }
-  }
+  // The URL may carry a password, so a bad one is described rather than repeated.
+  auto redis = read_setting(
+      args, "redis", "LEADLINE_REDIS", auth::parse_redis_url,
+      "redis://HOST:PORT, redis://HOST:PORT/DB or redis://:PASSWORD@HOST:PORT", Echo::kHidden);
+  if (auto* f = std::get_if<Failure>(&redis)) return *f;
+  settings.redis = std::get<std::optional<auth::RedisEndpoint>>(std::move(redis));
   return settings;
 }
 

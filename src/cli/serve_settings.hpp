@@ -2,11 +2,13 @@
 // variable (the flag wins), validated before anything starts.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "auth/ip_rule.hpp"
 #include "auth/rate_limiter.hpp"
+#include "auth/redis_url.hpp"
 #include "cli/command.hpp"
 #include "http/server.hpp"
 
@@ -16,6 +18,7 @@ struct ServeSettings {
   http::ServerConfig server;  // the flags' values; size limits keep the HTTP defaults
   auth::RateLimitPolicy rate_limit;
   std::vector<auth::IpRange> trusted_proxies;
+  std::optional<auth::RedisEndpoint> redis;  // set: the rate limit is shared through Redis
 };
 
 std::vector<OptionSpec> serve_option_specs();

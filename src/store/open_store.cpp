@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "store/postgres/postgres_store.hpp"
 #include "store/sqlite/sqlite_store.hpp"
 #include "store/store.hpp"
 
@@ -11,6 +12,7 @@ namespace leadline::store {
 namespace {
 
 constexpr std::string_view kSqliteScheme = "sqlite:";
+constexpr std::string_view kPostgresSchemes[] = {"postgres://", "postgresql://"};
 
 std::unique_ptr<Store> open_sqlite(const std::string& url, const std::string& path) {
   if (path.empty() || path == ":memory:") {
@@ -35,7 +37,13 @@ std::unique_ptr<Store> open_store(const std::string& db_url) {
   if (db_url.starts_with(kSqliteScheme)) {
     return open_sqlite(db_url, db_url.substr(kSqliteScheme.size()));
   }
-  throw std::runtime_error("unsupported --db URL " + db_url + "; use sqlite:PATH");
+  for (const std::string_view scheme : kPostgresSchemes) {
+    // The whole URL goes to libpq, which reads user, password, host, port, database and
+    // ?parameters such as sslmode from it.
+    if (db_url.starts_with(scheme)) return std::make_unique<postgres::PostgresStore>(db_url);
+  }
+  throw std::runtime_error("unsupported --db URL " + db_url +
+                           "; use sqlite:PATH or postgres://USER@HOST:PORT/DBNAME");
 }
 
 }  // namespace leadline::store

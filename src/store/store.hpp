@@ -1,5 +1,5 @@
 // The one storage interface. The HTTP, API and auth layers see only this; every SQL statement
-// lives behind it (sqlite/, later postgres/). Every record operation is scoped by workspace.
+// lives behind it (sqlite/, postgres/). Every record operation is scoped by workspace.
 //
 // Thread safety: every method may be called from any thread concurrently. Outcomes a caller
 // must handle (not found, conflict, bad reference) are results, never exceptions; exceptions
@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -21,6 +22,14 @@
 namespace leadline::store {
 
 using domain::WorkspaceId;
+
+// The database cannot be reached or dropped the connection ("database unavailable: <why>").
+// The call had no effect unless the connection dropped while its commit was under way; a
+// later call connects again.
+class StoreUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 struct NotFound {};
 // A referenced record (rep, agent, department) does not exist in the workspace.
@@ -159,8 +168,9 @@ class Store {
       const WorkspaceId& ws, const std::vector<ImportItem>& items) = 0;
 };
 
-// Opens the store named by a --db URL ("sqlite:PATH"; "postgres://..." later), applying
-// migrations. Throws std::runtime_error with a readable message when it cannot.
+// Opens the store named by a --db URL ("sqlite:PATH", or "postgres://..." / "postgresql://..."
+// as libpq reads it), applying migrations. Throws std::runtime_error (StoreUnavailable when
+// the database cannot be reached) with a readable message when it cannot.
 std::unique_ptr<Store> open_store(const std::string& db_url);
 
 }  // namespace leadline::store

@@ -1,6 +1,7 @@
 // Crash durability: SIGKILL `leadline serve` in the middle of concurrent creates and PATCHes,
-// restart it on the same SQLite file, and check that exactly the acknowledged writes survived,
-// each request all-or-nothing, and that the database passes PRAGMA integrity_check.
+// restart it on the same database (a SQLite file, or a PostgreSQL database), and check that
+// exactly the acknowledged writes survived, each request all-or-nothing, and that the database
+// passes its integrity check (PRAGMA integrity_check; amcheck's bt_index_check on PostgreSQL).
 //
 // ROUNDS (environment, default 3) sets the number of kill/restart rounds on one database;
 // SEED fixes the random choices (the seed in use is printed, to replay a failure).
@@ -28,8 +29,11 @@
 
 #include "support/checks.hpp"
 #include "support/cli_runner.hpp"
+#include "support/database_probe.hpp"
 #include "support/http_client.hpp"
+#include "support/postgres_instance.hpp"
 #include "support/server_process.hpp"
+#include "support/test_backend.hpp"
 
 namespace leadline_test {
 namespace {
@@ -226,12 +230,29 @@ std::uint64_t seed_from_env() {
   return std::random_device{}();
 }
 
-class CrashDurabilityTest : public ::testing::Test {
+// PostgreSQL's own check of every B-tree index against its table (amcheck, shipped with the
+// server): "ok" when each index holds exactly the table's rows.
+std::string postgres_integrity_check(const std::string& db_url) {
+  if (!exec_sql(db_url, "CREATE EXTENSION IF NOT EXISTS amcheck")) {
+    return "cannot create the amcheck extension";
+  }
+  const std::string checked =
+      postgres_scalar(db_url,
+                      "SELECT count(bt_index_check(c.oid, true)) FROM pg_index i "
+                      "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam "
+                      "WHERE a.amname = 'btree' AND c.relnamespace = 'public'::regnamespace");
+  return checked.starts_with("error: ") ? checked : "ok";
+}
+
+// The kill/restart rounds run on each backend: "sqlite" reads the file the SIGKILL left, and
+// "postgres" asks the server, which the SIGKILL of leadline does not touch.
+class CrashDurabilityTest : public ::testing::TestWithParam<Backend> {
  protected:
   void SetUp() override {
     dir_ = std::make_unique<TempDir>();
     db_file_ = dir_->path() / "leadline.db";
-    db_url_ = "sqlite:" + db_file_.string();
+    db_url_ = GetParam() == Backend::kPostgres ? fresh_postgres_database()
+                                               : "sqlite:" + db_file_.string();
     json::value ws =
         run_cli_json({"workspaces", "create", "--name", "Durability", "--db", db_url_});
     std::string workspace = str(as_obj(ws).at("id"));
@@ -443,6 +464,28 @@ class CrashDurabilityTest : public ::testing::Test {
     }
   }
 
+  bool on_postgres() const { return GetParam() == Backend::kPostgres; }
+
+  // integrity check and row counts of the database as the SIGKILL left it.
+  std::pair<std::string, std::map<Kind, long long>> inspect_after_kill() {
+    if (on_postgres()) {
+      std::map<Kind, long long> rows;
+      for (auto [kind, table] : {std::pair{Kind::kLead, "leads"}, {Kind::kContact, "contacts"}}) {
+        rows[kind] =
+            std::stoll(postgres_scalar(db_url_, std::string("SELECT count(*) FROM ") + table));
+      }
+      return {postgres_integrity_check(db_url_), rows};
+    }
+    std::filesystem::path copy = copy_database(db_file_, dir_->path() / "after-kill");
+    return {
+        integrity_check(copy),
+        {{Kind::kLead, count_rows(copy, "leads")}, {Kind::kContact, count_rows(copy, "contacts")}}};
+  }
+
+  std::string final_integrity_check() {
+    return on_postgres() ? postgres_integrity_check(db_url_) : integrity_check(db_file_);
+  }
+
   std::unique_ptr<TempDir> dir_;
   std::filesystem::path db_file_;
   std::string db_url_;
@@ -453,7 +496,7 @@ class CrashDurabilityTest : public ::testing::Test {
   std::vector<std::string> failures_;
 };
 
-TEST_F(CrashDurabilityTest, AcknowledgedWritesSurviveSigkillAndNothingElseAppears) {
+TEST_P(CrashDurabilityTest, AcknowledgedWritesSurviveSigkillAndNothingElseAppears) {
   const int rounds = rounds_from_env();
   const std::uint64_t seed = seed_from_env();
   std::cout << "[durability] " << rounds << " rounds, SEED=" << seed << '\n';
@@ -485,11 +528,8 @@ TEST_F(CrashDurabilityTest, AcknowledgedWritesSurviveSigkillAndNothingElseAppear
       failures_.clear();
     }
 
-    std::filesystem::path copy = copy_database(db_file_, dir_->path() / "after-kill");
-    EXPECT_EQ(integrity_check(copy), "ok")
-        << "integrity_check of the database as the SIGKILL left it";
-    std::map<Kind, long long> rows = {{Kind::kLead, count_rows(copy, "leads")},
-                                      {Kind::kContact, count_rows(copy, "contacts")}};
+    auto [integrity, rows] = inspect_after_kill();
+    EXPECT_EQ(integrity, "ok") << "integrity check of the database as the SIGKILL left it";
 
     server.restart();
     verify(server, round, rows);
@@ -497,8 +537,14 @@ TEST_F(CrashDurabilityTest, AcknowledgedWritesSurviveSigkillAndNothingElseAppear
   }
 
   server.stop();
-  EXPECT_EQ(integrity_check(db_file_), "ok") << "integrity_check after the last clean shutdown";
+  EXPECT_EQ(final_integrity_check(), "ok") << "integrity check after the last clean shutdown";
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, CrashDurabilityTest,
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres),
+                         [](const ::testing::TestParamInfo<Backend>& info) {
+                           return info.param == Backend::kPostgres ? "postgres" : "sqlite";
+                         });
 
 }  // namespace
 }  // namespace leadline_test

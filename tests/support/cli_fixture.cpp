@@ -2,6 +2,8 @@
 
 #include "support/cli_fixture.hpp"
 
+#include "support/test_backend.hpp"
+
 #include <fstream>
 #include <iostream>
 #include <stdexcept>
@@ -10,7 +12,7 @@ namespace leadline_test {
 
 void CliTest::SetUp() {
   dir_ = std::make_unique<TempDir>();
-  db_url_ = "sqlite:" + (dir_->path() / "leadline.db").string();
+  db_url_ = fresh_database_url(dir_->path());
 }
 
 void CliTest::TearDown() {
@@ -19,6 +21,7 @@ void CliTest::TearDown() {
     if (HasFailure()) std::cerr << "[fixture] server output:\n" << server_->output() << '\n';
     server_.reset();
   }
+  drop_fresh_database(db_url_);
 }
 
 CliResult CliTest::run(std::vector<std::string> args, const CliOptions& options) {

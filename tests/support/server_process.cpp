@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "support/process.hpp"
+#include "support/test_backend.hpp"
 
 namespace leadline_test {
 
@@ -71,7 +72,7 @@ bool find_listening_port(const std::string& out, unsigned short& port) {
 ServerProcess::ServerProcess(ServerOptions options) : options_(std::move(options)) {
   if (options_.db_url.empty()) {
     dir_ = std::make_unique<TempDir>();
-    db_url_ = "sqlite:" + (dir_->path() / "leadline.db").string();
+    db_url_ = fresh_database_url(dir_->path());
   } else {
     db_url_ = options_.db_url;
   }
@@ -80,6 +81,7 @@ ServerProcess::ServerProcess(ServerOptions options) : options_(std::move(options
 
 ServerProcess::~ServerProcess() {
   stop();
+  if (dir_) drop_fresh_database(db_url_);
   if (!problems_.empty()) {
     ADD_FAILURE() << "leadline serve (" << db_url_ << ") misbehaved:\n" << problems_;
   }

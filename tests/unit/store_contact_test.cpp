@@ -21,7 +21,7 @@ domain::NewConversation conversation_with_visitor(domain::NewContact visitor,
   return c;
 }
 
-TEST_F(StoreTest, CreateContactAndGetIt) {
+TEST_P(StoreTest, CreateContactAndGetIt) {
   domain::NewContact n = contact_named("Ada", "Ada@Example.com");
   n.last_name = "Lovelace";
   n.phone = "+44";
@@ -53,7 +53,7 @@ TEST_F(StoreTest, CreateContactAndGetIt) {
   EXPECT_EQ(got->last_activity, c.created_at);
 }
 
-TEST_F(StoreTest, ContactEmailIsUniquePerWorkspaceCaseInsensitively) {
+TEST_P(StoreTest, ContactEmailIsUniquePerWorkspaceCaseInsensitively) {
   const auto first =
       std::get<domain::Contact>(store_->create_contact(ws_, contact_named("Ada", "Ada@X.io")));
   auto dup = store_->create_contact(ws_, contact_named("Other", "ada@x.IO"));
@@ -73,7 +73,7 @@ TEST_F(StoreTest, ContactEmailIsUniquePerWorkspaceCaseInsensitively) {
   EXPECT_EQ(store_->list_contacts(ws_, {}).total_count, 4);
 }
 
-TEST_F(StoreTest, ContactEmailConflictOnUpdate) {
+TEST_P(StoreTest, ContactEmailConflictOnUpdate) {
   const auto ada =
       std::get<domain::Contact>(store_->create_contact(ws_, contact_named("Ada", "ada@x.io")));
   const auto bob =
@@ -99,7 +99,7 @@ TEST_F(StoreTest, ContactEmailConflictOnUpdate) {
   EXPECT_TRUE(std::holds_alternative<domain::Contact>(store_->update_contact(ws_, bob.id, p)));
 }
 
-TEST_F(StoreTest, UpdateContactMovesUpdatedAtAndLastActivityOnlyOnChange) {
+TEST_P(StoreTest, UpdateContactMovesUpdatedAtAndLastActivityOnlyOnChange) {
   const auto c =
       std::get<domain::Contact>(store_->create_contact(ws_, contact_named("Ada", "ada@x.io")));
   std::this_thread::sleep_for(std::chrono::milliseconds(3));
@@ -130,7 +130,7 @@ TEST_F(StoreTest, UpdateContactMovesUpdatedAtAndLastActivityOnlyOnChange) {
   EXPECT_EQ(got.profile_notes, "n");
 }
 
-TEST_F(StoreTest, ContactIsInvisibleFromAnotherWorkspace) {
+TEST_P(StoreTest, ContactIsInvisibleFromAnotherWorkspace) {
   const auto c =
       std::get<domain::Contact>(store_->create_contact(ws_, contact_named("Ada", "ada@x.io")));
   EXPECT_FALSE(store_->get_contact(other_ws_, c.id).has_value());
@@ -141,7 +141,7 @@ TEST_F(StoreTest, ContactIsInvisibleFromAnotherWorkspace) {
   EXPECT_EQ(store_->get_contact(ws_, c.id)->first_name, "Ada");
 }
 
-TEST_F(StoreTest, ContactConversationFiguresAndDeleteUnlinks) {
+TEST_P(StoreTest, ContactConversationFiguresAndDeleteUnlinks) {
   domain::NewContact visitor = contact_named("Ada", "ada@x.io");
   visitor.company_name = "Engines";
   auto conv1 = conversation_with_visitor(visitor, ts("2026-01-01T10:00:00.000Z"));
@@ -174,7 +174,7 @@ TEST_F(StoreTest, ContactConversationFiguresAndDeleteUnlinks) {
   EXPECT_EQ(with_messages->messages.size(), 1u);
 }
 
-TEST_F(StoreTest, ConcurrentCreatesWithOneEmailCreateExactlyOne) {
+TEST_P(StoreTest, ConcurrentCreatesWithOneEmailCreateExactlyOne) {
   constexpr int kThreads = 50;
   std::latch start(kThreads);
   std::atomic<int> created{0};
@@ -209,7 +209,7 @@ TEST_F(StoreTest, ConcurrentCreatesWithOneEmailCreateExactlyOne) {
   EXPECT_EQ(store_->list_contacts(ws_, {}).total_count, 1);
 }
 
-TEST_F(StoreTest, ConcurrentCreatesThroughTwoStoresCreateExactlyOne) {
+TEST_P(StoreTest, ConcurrentCreatesThroughTwoStoresCreateExactlyOne) {
   auto second = open_store(url());
   constexpr int kThreads = 20;
   std::latch start(kThreads);

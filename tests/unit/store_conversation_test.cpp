@@ -56,7 +56,9 @@ class ConversationTest : public StoreTest {
   domain::ConversationId bare_id_;
 };
 
-TEST_F(ConversationTest, GetOneCarriesVisitorAgentAndMessagesOldestFirst) {
+INSTANTIATE_TEST_SUITE_P(Backends, ConversationTest, all_backends(), backend_name);
+
+TEST_P(ConversationTest, GetOneCarriesVisitorAgentAndMessagesOldestFirst) {
   const auto got = store_->get_conversation(ws_, full_id_);
   ASSERT_TRUE(got.has_value());
   const auto& c = got->conversation;
@@ -91,7 +93,7 @@ TEST_F(ConversationTest, GetOneCarriesVisitorAgentAndMessagesOldestFirst) {
   EXPECT_EQ(got->messages[0].created_at, ts("2026-11-01T10:00:01.000Z"));
 }
 
-TEST_F(ConversationTest, BareConversationHasNullVisitorAndAgent) {
+TEST_P(ConversationTest, BareConversationHasNullVisitorAndAgent) {
   const auto got = *store_->get_conversation(ws_, bare_id_);
   EXPECT_FALSE(got.conversation.visitor_name.has_value());
   EXPECT_FALSE(got.conversation.agent_name.has_value());
@@ -101,7 +103,7 @@ TEST_F(ConversationTest, BareConversationHasNullVisitorAndAgent) {
   EXPECT_TRUE(got.messages.empty());
 }
 
-TEST_F(ConversationTest, ListItemsCarryTheSameFields) {
+TEST_P(ConversationTest, ListItemsCarryTheSameFields) {
   const auto page = store_->list_conversations(ws_, {});
   const auto& c = page.items[1];
   EXPECT_EQ(c.visitor_name, "Ada");
@@ -114,7 +116,7 @@ TEST_F(ConversationTest, ListItemsCarryTheSameFields) {
   EXPECT_FALSE(page.next_position.has_value());
 }
 
-TEST_F(ConversationTest, InvisibleFromAnotherWorkspace) {
+TEST_P(ConversationTest, InvisibleFromAnotherWorkspace) {
   EXPECT_FALSE(store_->get_conversation(other_ws_, full_id_).has_value());
   ConversationPatch p;
   p.status = ConversationStatus::kActive;
@@ -123,7 +125,7 @@ TEST_F(ConversationTest, InvisibleFromAnotherWorkspace) {
   EXPECT_EQ(store_->list_conversations(other_ws_, {}).total_count, 0);
 }
 
-TEST_F(ConversationTest, PatchChangesFieldsAndMovesUpdatedAt) {
+TEST_P(ConversationTest, PatchChangesFieldsAndMovesUpdatedAt) {
   ConversationPatch p;
   p.status = ConversationStatus::kActive;
   p.tags = domain::Tags{"a", "b"};
@@ -148,7 +150,7 @@ TEST_F(ConversationTest, PatchChangesFieldsAndMovesUpdatedAt) {
   EXPECT_EQ(again.updated_at, r.updated_at);
 }
 
-TEST_F(ConversationTest, PatchRejectsAgentsAndDepartmentsOfOtherWorkspaces) {
+TEST_P(ConversationTest, PatchRejectsAgentsAndDepartmentsOfOtherWorkspaces) {
   const auto foreign_agent = store_->add_agent(other_ws_, person("F", "A", "f@x.io"));
   const auto foreign_dept = store_->add_department(other_ws_, "Elsewhere");
   ConversationPatch p;
@@ -165,7 +167,7 @@ TEST_F(ConversationTest, PatchRejectsAgentsAndDepartmentsOfOtherWorkspaces) {
       store_->update_conversation(ws_, {"01890000-0000-7000-8000-000000000000"}, d)));
 }
 
-TEST_F(ConversationTest, FiltersByStatusTagAndVisitorSearch) {
+TEST_P(ConversationTest, FiltersByStatusTagAndVisitorSearch) {
   ConversationListQuery q;
   q.status = ConversationStatus::kArchived;
   auto page = store_->list_conversations(ws_, q);

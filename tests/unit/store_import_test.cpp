@@ -14,7 +14,7 @@ domain::NewConversation conversation(std::optional<domain::NewContact> visitor,
   return c;
 }
 
-TEST_F(StoreTest, ImportStoresEverythingInOrderAndCounts) {
+TEST_P(StoreTest, ImportStoresEverythingInOrderAndCounts) {
   const auto agent = store_->add_agent(ws_, person("Alan", "T", "a@x.io"));
   domain::NewLead lead = lead_named("Imported");
   lead.lead_score = 7.5;
@@ -77,7 +77,7 @@ TEST_F(StoreTest, ImportStoresEverythingInOrderAndCounts) {
   EXPECT_EQ(first.last_message, "hello");
 }
 
-TEST_F(StoreTest, ImportWithoutCreatedAtUsesNow) {
+TEST_P(StoreTest, ImportWithoutCreatedAtUsesNow) {
   const auto before = domain::now();
   domain::NewConversation c;
   c.source = "widget";
@@ -88,7 +88,7 @@ TEST_F(StoreTest, ImportWithoutCreatedAtUsesNow) {
   EXPECT_EQ(conv.updated_at, conv.created_at);
 }
 
-TEST_F(StoreTest, ImportFailureRollsBackEverythingAndNamesTheLine) {
+TEST_P(StoreTest, ImportFailureRollsBackEverythingAndNamesTheLine) {
   std::get<domain::Contact>(store_->create_contact(ws_, contact_named("Old", "old@x.io")));
   const std::vector<ImportItem> items = {
       {1, lead_named("kept?")},
@@ -105,7 +105,7 @@ TEST_F(StoreTest, ImportFailureRollsBackEverythingAndNamesTheLine) {
   EXPECT_EQ(store_->list_conversations(ws_, {}).total_count, 0);
 }
 
-TEST_F(StoreTest, ImportRejectsDuplicateWithinTheFile) {
+TEST_P(StoreTest, ImportRejectsDuplicateWithinTheFile) {
   auto result = store_->import_batch(
       ws_, {{10, contact_named("A", "a@x.io")}, {11, contact_named("B", "A@X.IO")}});
   ASSERT_TRUE(std::holds_alternative<ImportFailure>(result));
@@ -113,7 +113,7 @@ TEST_F(StoreTest, ImportRejectsDuplicateWithinTheFile) {
   EXPECT_EQ(store_->list_contacts(ws_, {}).total_count, 0);
 }
 
-TEST_F(StoreTest, ImportRejectsAgentsAndDepartmentsOfOtherWorkspaces) {
+TEST_P(StoreTest, ImportRejectsAgentsAndDepartmentsOfOtherWorkspaces) {
   const auto foreign_agent = store_->add_agent(other_ws_, person("F", "A", "f@x.io"));
   const auto foreign_dept = store_->add_department(other_ws_, "Elsewhere");
   auto with_agent = conversation(std::nullopt, "2025-01-01T00:00:00.000Z");
@@ -134,7 +134,7 @@ TEST_F(StoreTest, ImportRejectsAgentsAndDepartmentsOfOtherWorkspaces) {
   EXPECT_EQ(store_->list_leads(ws_, {}).total_count, 0);
 }
 
-TEST_F(StoreTest, ImportRaisesLastActivityOfAnExistingContactOnlyForward) {
+TEST_P(StoreTest, ImportRaisesLastActivityOfAnExistingContactOnlyForward) {
   domain::NewContact n = contact_named("Ada", "ada@x.io");
   n.created_at = ts("2025-06-01T00:00:00.000Z");
   import_ok({{1, n}});

@@ -1,9 +1,9 @@
 // The JSON text tags and IP lists are stored as: round trips and escapes.
 #include <gtest/gtest.h>
 
-#include "store/sqlite/json_string_array.hpp"
+#include "store/json_string_array.hpp"
 
-namespace leadline::store::sqlite {
+namespace leadline::store {
 namespace {
 
 TEST(JsonStringArrayTest, RoundTrips) {
@@ -31,4 +31,4 @@ TEST(JsonStringArrayTest, RejectsWhatIsNotAnArrayOfStrings) {
 }
 
 }  // namespace
-}  // namespace leadline::store::sqlite
+}  // namespace leadline::store

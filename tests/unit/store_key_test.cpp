@@ -15,7 +15,7 @@ std::int64_t day_of(const char* iso) {
   return ts(iso).unix_ms / 86'400'000;
 }
 
-TEST_F(StoreTest, CreateFindAndListKeys) {
+TEST_P(StoreTest, CreateFindAndListKeys) {
   const auto a = store_->create_api_key(new_key(ws_, "first", 'a'));
   std::this_thread::sleep_for(std::chrono::milliseconds(2));
   const auto b = store_->create_api_key(new_key(ws_, "second", 'b'));
@@ -41,7 +41,7 @@ TEST_F(StoreTest, CreateFindAndListKeys) {
   EXPECT_EQ(listed[1].id, b.id);
 }
 
-TEST_F(StoreTest, RevokeKeepsTheFirstTimeAndFindStillReturnsTheKey) {
+TEST_P(StoreTest, RevokeKeepsTheFirstTimeAndFindStillReturnsTheKey) {
   const auto key = store_->create_api_key(new_key(ws_, "k", 'a'));
   const auto first = store_->revoke_api_key(key.id);
   ASSERT_TRUE(std::holds_alternative<ApiKeyRecord>(first));
@@ -56,7 +56,7 @@ TEST_F(StoreTest, RevokeKeepsTheFirstTimeAndFindStillReturnsTheKey) {
       store_->revoke_api_key({"01890000-0000-7000-8000-000000000000"})));
 }
 
-TEST_F(StoreTest, UsageReportWindows) {
+TEST_P(StoreTest, UsageReportWindows) {
   const auto key = store_->create_api_key(new_key(ws_, "k", 'a'));
   // 2026-12-01 is a Tuesday: its ISO week runs from Monday 30 November to Sunday 6 December.
   const auto now = ts("2026-12-01T12:00:00.000Z");
@@ -88,7 +88,7 @@ TEST_F(StoreTest, UsageReportWindows) {
   EXPECT_EQ(report.rate_limited, 2);
 }
 
-TEST_F(StoreTest, UsageOfAKeyWithoutRequestsAndOfUnknownKeys) {
+TEST_P(StoreTest, UsageOfAKeyWithoutRequestsAndOfUnknownKeys) {
   const auto key = store_->create_api_key(new_key(ws_, "k", 'a'));
   const auto report = std::get<UsageReport>(store_->key_usage(key.id, domain::now()));
   EXPECT_EQ(report.today, 0);
@@ -103,7 +103,7 @@ TEST_F(StoreTest, UsageOfAKeyWithoutRequestsAndOfUnknownKeys) {
   EXPECT_EQ(std::get<UsageReport>(store_->key_usage(key.id, domain::now())).today, 1);
 }
 
-TEST_F(StoreTest, UsageWeekAcrossNewYear) {
+TEST_P(StoreTest, UsageWeekAcrossNewYear) {
   const auto key = store_->create_api_key(new_key(ws_, "k", 'a'));
   // 2027-01-01 is a Friday; its ISO week began on Monday 2026-12-28.
   store_->record_usage({{key.id, day_of("2026-12-28T00:00:00.000Z"), "GET /leads", 1, 0, 0},

@@ -11,7 +11,7 @@ using domain::FieldUpdate;
 using domain::LeadPatch;
 using domain::PipelineStage;
 
-TEST_F(StoreTest, CreateLeadAppliesDefaults) {
+TEST_P(StoreTest, CreateLeadAppliesDefaults) {
   const auto before = domain::now();
   const auto lead = store_->create_lead(ws_, lead_named("Ada"));
   EXPECT_EQ(lead.id.value.size(), 36u);
@@ -34,7 +34,7 @@ TEST_F(StoreTest, CreateLeadAppliesDefaults) {
   EXPECT_EQ(got->source, "api");
 }
 
-TEST_F(StoreTest, CreateLeadKeepsEveryField) {
+TEST_P(StoreTest, CreateLeadKeepsEveryField) {
   domain::NewLead n = lead_named("Grace");
   n.visitor_email = "grace@navy.mil";
   n.visitor_phone = "+1 555";
@@ -62,7 +62,7 @@ TEST_F(StoreTest, CreateLeadKeepsEveryField) {
   EXPECT_EQ(got.created_at, ts("2020-01-02T03:04:05.678Z"));
 }
 
-TEST_F(StoreTest, LeadIsInvisibleFromAnotherWorkspace) {
+TEST_P(StoreTest, LeadIsInvisibleFromAnotherWorkspace) {
   const auto lead = store_->create_lead(ws_, lead_named("Ada"));
   EXPECT_FALSE(store_->get_lead(other_ws_, lead.id).has_value());
   LeadPatch p;
@@ -73,14 +73,14 @@ TEST_F(StoreTest, LeadIsInvisibleFromAnotherWorkspace) {
   EXPECT_EQ(store_->get_lead(ws_, lead.id)->visitor_name, "Ada");
 }
 
-TEST_F(StoreTest, UpdateLeadUnknownIdIsNotFound) {
+TEST_P(StoreTest, UpdateLeadUnknownIdIsNotFound) {
   LeadPatch p;
   p.visitor_name = "x";
   EXPECT_TRUE(std::holds_alternative<NotFound>(
       store_->update_lead(ws_, {"01890000-0000-7000-8000-000000000000"}, p)));
 }
 
-TEST_F(StoreTest, UpdateLeadAssignsRepAndReadsFillIt) {
+TEST_P(StoreTest, UpdateLeadAssignsRepAndReadsFillIt) {
   const auto lead = store_->create_lead(ws_, lead_named("Ada"));
   const auto rep = store_->add_rep(ws_, person("Rita", "Rep", "rita@x.io"));
   LeadPatch p;
@@ -103,7 +103,7 @@ TEST_F(StoreTest, UpdateLeadAssignsRepAndReadsFillIt) {
   EXPECT_FALSE(cleared.rep.has_value());
 }
 
-TEST_F(StoreTest, UpdateLeadRejectsRepOfAnotherWorkspace) {
+TEST_P(StoreTest, UpdateLeadRejectsRepOfAnotherWorkspace) {
   const auto lead = store_->create_lead(ws_, lead_named("Ada"));
   const auto foreign = store_->add_rep(other_ws_, person("F", "R", "f@x.io"));
   LeadPatch p;
@@ -115,7 +115,7 @@ TEST_F(StoreTest, UpdateLeadRejectsRepOfAnotherWorkspace) {
   EXPECT_TRUE(std::holds_alternative<InvalidReference>(store_->update_lead(ws_, lead.id, p)));
 }
 
-TEST_F(StoreTest, UpdateLeadWithoutChangeKeepsUpdatedAt) {
+TEST_P(StoreTest, UpdateLeadWithoutChangeKeepsUpdatedAt) {
   domain::NewLead n = lead_named("Ada");
   n.tags = {"a"};
   n.expected_billing_amount = 5;
@@ -133,7 +133,7 @@ TEST_F(StoreTest, UpdateLeadWithoutChangeKeepsUpdatedAt) {
   EXPECT_EQ(store_->get_lead(ws_, lead.id)->updated_at, lead.updated_at);
 }
 
-TEST_F(StoreTest, UpdateLeadChangesMoveUpdatedAtForward) {
+TEST_P(StoreTest, UpdateLeadChangesMoveUpdatedAtForward) {
   domain::NewLead n = lead_named("Ada");
   n.visitor_email = "ada@x.io";
   // A creation time in the future: updated_at must still move forward, past it.
@@ -165,7 +165,7 @@ TEST_F(StoreTest, UpdateLeadChangesMoveUpdatedAtForward) {
   EXPECT_FALSE(got.visitor_email.has_value());
 }
 
-TEST_F(StoreTest, DeleteLead) {
+TEST_P(StoreTest, DeleteLead) {
   const auto lead = store_->create_lead(ws_, lead_named("Ada"));
   EXPECT_TRUE(store_->delete_lead(ws_, lead.id));
   EXPECT_FALSE(store_->get_lead(ws_, lead.id).has_value());

@@ -1,16 +1,18 @@
 // Opening a store: URL handling, migrations applied once, the shared cursor secret, and two
-// store instances on one file seeing each other's writes.
+// store instances on one database seeing each other's writes.
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include <latch>
 #include <thread>
+#include <utility>
 
 #include "store_test_fixture.hpp"
 
 namespace leadline::store::testing {
 namespace {
 
-int schema_version_rows(const std::filesystem::path& file) {
+int sqlite_migration_rows(const std::filesystem::path& file) {
   sqlite3* db = nullptr;
   EXPECT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
   sqlite3_stmt* stmt = nullptr;
@@ -22,43 +24,74 @@ int schema_version_rows(const std::filesystem::path& file) {
   return n;
 }
 
+int postgres_migration_rows(const std::string& url) {
+  PGconn* conn = PQconnectdb(url.c_str());
+  EXPECT_EQ(PQstatus(conn), CONNECTION_OK) << PQerrorMessage(conn);
+  PGresult* r = PQexec(conn, "SELECT COUNT(*) FROM schema_migrations");
+  EXPECT_EQ(PQresultStatus(r), PGRES_TUPLES_OK) << PQresultErrorMessage(r);
+  const int n = PQntuples(r) == 1 ? std::atoi(PQgetvalue(r, 0, 0)) : -1;
+  PQclear(r);
+  PQfinish(conn);
+  return n;
+}
+
+// Rows of the backend's migration bookkeeping table for the database of `url`.
+int migration_rows(const std::string& url) {
+  if (url.starts_with("sqlite:")) return sqlite_migration_rows(url.substr(7));
+  return postgres_migration_rows(url);
+}
+
 TEST(OpenStoreTest, RejectsUnsupportedUrls) {
-  EXPECT_THROW(open_store("postgres://localhost/leadline"), std::runtime_error);
   EXPECT_THROW(open_store("mysql:x"), std::runtime_error);
   EXPECT_THROW(open_store("sqlite:"), std::runtime_error);
+  EXPECT_THROW(open_store("postgres:/x"), std::runtime_error);
   try {
     open_store("redis://x");
     FAIL();
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("use sqlite:PATH"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("use sqlite:PATH or postgres://"), std::string::npos)
+        << e.what();
   }
 }
 
-TEST_F(StoreTest, CreatesParentDirectoryAndDatabase) {
-  EXPECT_TRUE(std::filesystem::exists(dir_.path() / "data" / "leadline.db"));
+TEST(OpenStoreTest, UnreachablePostgresIsStoreUnavailable) {
+  for (const char* url : {"postgres://postgres@127.0.0.1:1/leadline",
+                          "postgresql://postgres@127.0.0.1:1/leadline?sslmode=disable"}) {
+    try {
+      open_store(url);
+      ADD_FAILURE() << url;
+    } catch (const StoreUnavailable& e) {
+      EXPECT_TRUE(std::string(e.what()).starts_with("database unavailable: ")) << e.what();
+    }
+  }
 }
 
-TEST_F(StoreTest, ReopeningKeepsDataAndAppliesMigrationsOnce) {
+TEST(OpenStoreTest, SqliteCreatesParentDirectoryAndDatabase) {
+  TempDir dir;
+  open_store("sqlite:" + (dir.path() / "data" / "leadline.db").string());
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "data" / "leadline.db"));
+}
+
+TEST_P(StoreTest, ReopeningKeepsDataAndAppliesMigrationsOnce) {
   const auto lead = store_->create_lead(ws_, lead_named("Ada"));
   const std::string secret = store_->cursor_secret();
   store_.reset();
   store_ = open_store(url());
   store_ = open_store(url());
-  EXPECT_EQ(schema_version_rows(dir_.path() / "data" / "leadline.db"), 1);
+  EXPECT_EQ(migration_rows(url()), 1);
   EXPECT_TRUE(store_->get_lead(ws_, lead.id).has_value());
   EXPECT_EQ(store_->cursor_secret(), secret);
 }
 
-TEST_F(StoreTest, CursorSecretIs32RandomBytesInHex) {
+TEST_P(StoreTest, CursorSecretIs32RandomBytesInHex) {
   const std::string secret = store_->cursor_secret();
   ASSERT_EQ(secret.size(), 64u);
   EXPECT_EQ(secret.find_first_not_of("0123456789abcdef"), std::string::npos);
-  TempDir other;
-  auto other_store = open_store("sqlite:" + (other.path() / "x.db").string());
+  auto other_store = open_store(other_database_url());
   EXPECT_NE(other_store->cursor_secret(), secret);
 }
 
-TEST_F(StoreTest, TwoInstancesOnOneFileShareSecretAndSeeRevocation) {
+TEST_P(StoreTest, TwoInstancesOnOneDatabaseShareSecretAndSeeRevocation) {
   auto second = open_store(url());
   EXPECT_EQ(second->cursor_secret(), store_->cursor_secret());
 
@@ -74,9 +107,8 @@ TEST_F(StoreTest, TwoInstancesOnOneFileShareSecretAndSeeRevocation) {
   EXPECT_TRUE(seen->revoked_at.has_value());
 }
 
-TEST(OpenStoreTest, SimultaneousOpensOfAFreshFileMigrateOnce) {
-  TempDir dir;
-  const auto file = dir.path() / "fresh.db";
+TEST_P(StoreTest, SimultaneousOpensOfAFreshDatabaseMigrateOnce) {
+  const std::string fresh = other_database_url();
   constexpr int kOpeners = 8;
   std::latch start(kOpeners);
   std::vector<std::unique_ptr<Store>> stores(kOpeners);
@@ -84,22 +116,27 @@ TEST(OpenStoreTest, SimultaneousOpensOfAFreshFileMigrateOnce) {
   for (int i = 0; i < kOpeners; ++i) {
     threads.emplace_back([&, i] {
       start.arrive_and_wait();
-      stores[i] = open_store("sqlite:" + file.string());
+      stores[i] = open_store(fresh);
     });
   }
   for (auto& t : threads) t.join();
-  EXPECT_EQ(schema_version_rows(file), 1);
+  EXPECT_EQ(migration_rows(fresh), 1);
   for (const auto& s : stores) EXPECT_EQ(s->cursor_secret(), stores[0]->cursor_secret());
 }
 
-TEST_F(StoreTest, WorkspacesAndPeople) {
+TEST_P(StoreTest, WorkspacesAndPeople) {
   EXPECT_TRUE(store_->workspace_exists(ws_));
   EXPECT_FALSE(store_->workspace_exists({"01890000-0000-7000-8000-000000000000"}));
   const auto all = store_->list_workspaces();
   ASSERT_EQ(all.size(), 2u);
-  EXPECT_EQ(all[0].id, ws_);
-  EXPECT_EQ(all[0].name, "Workspace A");
-  EXPECT_EQ(all[1].id, other_ws_);
+  // Oldest first, ties broken by id: the two may share a millisecond, and UUIDv7s of one
+  // millisecond are random after the time bits.
+  EXPECT_TRUE(std::pair(all[0].created_at.unix_ms, all[0].id.value) <
+              std::pair(all[1].created_at.unix_ms, all[1].id.value));
+  const auto& a = all[0].id == ws_ ? all[0] : all[1];
+  EXPECT_EQ(a.id, ws_);
+  EXPECT_EQ(a.name, "Workspace A");
+  EXPECT_EQ((all[0].id == ws_ ? all[1] : all[0]).id, other_ws_);
 
   const auto rep = store_->add_rep(ws_, person("Rita", "Rep", "rita@x.io"));
   EXPECT_EQ(rep.id.size(), 36u);

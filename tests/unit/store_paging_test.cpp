@@ -179,7 +179,9 @@ class PagingTest : public StoreTest {
   std::vector<ImportItem> items_;
 };
 
-TEST_F(PagingTest, LeadsEverySortBothDirections) {
+INSTANTIATE_TEST_SUITE_P(Backends, PagingTest, all_backends(), backend_name);
+
+TEST_P(PagingTest, LeadsEverySortBothDirections) {
   add_leads();
   for (auto field : {LeadSortField::kCreatedAt, LeadSortField::kUpdatedAt,
                      LeadSortField::kLeadScore, LeadSortField::kVisitorName}) {
@@ -195,7 +197,7 @@ TEST_F(PagingTest, LeadsEverySortBothDirections) {
   }
 }
 
-TEST_F(PagingTest, ContactsEverySortBothDirections) {
+TEST_P(PagingTest, ContactsEverySortBothDirections) {
   add_contacts();
   for (auto field : {ContactSortField::kCreatedAt, ContactSortField::kLastActivity,
                      ContactSortField::kName, ContactSortField::kEmail}) {
@@ -211,7 +213,7 @@ TEST_F(PagingTest, ContactsEverySortBothDirections) {
   }
 }
 
-TEST_F(PagingTest, ConversationsEverySortBothDirections) {
+TEST_P(PagingTest, ConversationsEverySortBothDirections) {
   std::vector<ImportItem> items;
   for (int i = 0; i < 17; ++i) {
     domain::NewConversation c;
@@ -248,7 +250,7 @@ TEST_F(PagingTest, ConversationsEverySortBothDirections) {
   }
 }
 
-TEST_F(PagingTest, PositionsHoldTheValuesTheStoreCompares) {
+TEST_P(PagingTest, PositionsHoldTheValuesTheStoreCompares) {
   add_leads();
   LeadListQuery q;
   q.sort = {LeadSortField::kVisitorName, SortDirection::kAsc};
@@ -271,7 +273,7 @@ TEST_F(PagingTest, PositionsHoldTheValuesTheStoreCompares) {
   EXPECT_EQ(page.next_position->values, std::vector<SortValue>{std::int64_t{1'700'000'000'000}});
 }
 
-TEST_F(PagingTest, InsertAndDeleteBetweenPagesStayCorrect) {
+TEST_P(PagingTest, InsertAndDeleteBetweenPagesStayCorrect) {
   add_leads();
   for (auto dir : kBothDirections) {
     for (auto field : {LeadSortField::kLeadScore, LeadSortField::kVisitorName}) {
@@ -297,7 +299,7 @@ TEST_F(PagingTest, InsertAndDeleteBetweenPagesStayCorrect) {
   }
 }
 
-TEST_F(PagingTest, OffsetPagingAndTotalCount) {
+TEST_P(PagingTest, OffsetPagingAndTotalCount) {
   add_leads();
   const auto expected = ordered_ids(lead_rows(LeadSortField::kCreatedAt), SortDirection::kDesc);
   LeadListQuery q;

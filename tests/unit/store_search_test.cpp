@@ -20,7 +20,7 @@ std::vector<std::string> search_leads(Store& store, const domain::WorkspaceId& w
   return lead_names(store, ws, q);
 }
 
-TEST_F(StoreTest, LeadSearchFoldsCaseAndTakesWildcardsLiterally) {
+TEST_P(StoreTest, LeadSearchFoldsCaseAndTakesWildcardsLiterally) {
   for (const char* name : {"Müller", "école", "100% sure", "a_b", "back\\slash", "plain", "ab"}) {
     store_->create_lead(ws_, lead_named(name));
   }
@@ -37,7 +37,7 @@ TEST_F(StoreTest, LeadSearchFoldsCaseAndTakesWildcardsLiterally) {
   EXPECT_EQ(search_leads(*store_, other_ws_, "plain"), V{});
 }
 
-TEST_F(StoreTest, LeadSearchCoversEmailAndCompanyNotPhone) {
+TEST_P(StoreTest, LeadSearchCoversEmailAndCompanyNotPhone) {
   domain::NewLead n = lead_named("Ada");
   n.visitor_email = "ADA@Engines.io";
   n.visitor_company = "Analytical";
@@ -57,7 +57,7 @@ TEST_F(StoreTest, LeadSearchCoversEmailAndCompanyNotPhone) {
   EXPECT_EQ(search_leads(*store_, ws_, "differ"), V{"Ada"});
 }
 
-TEST_F(StoreTest, LeadStageFilterAndTotalCount) {
+TEST_P(StoreTest, LeadStageFilterAndTotalCount) {
   for (int i = 0; i < 7; ++i) {
     domain::NewLead n = lead_named(std::string("L").append(std::to_string(i)));
     n.pipeline_stage = i % 2 ? domain::PipelineStage::kLost : domain::PipelineStage::kNew;
@@ -75,7 +75,7 @@ TEST_F(StoreTest, LeadStageFilterAndTotalCount) {
   EXPECT_EQ(store_->list_leads(ws_, q).total_count, 1);
 }
 
-TEST_F(StoreTest, ContactSearchCoversEveryFieldIncludingPhone) {
+TEST_P(StoreTest, ContactSearchCoversEveryFieldIncludingPhone) {
   domain::NewContact n = contact_named("Ada", "ada@x.io");
   n.last_name = "LOVELACE";
   n.phone = "+44 20";
@@ -92,7 +92,7 @@ TEST_F(StoreTest, ContactSearchCoversEveryFieldIncludingPhone) {
   }
 }
 
-TEST_F(StoreTest, ContactTagFilterIsExactAndCaseSensitive) {
+TEST_P(StoreTest, ContactTagFilterIsExactAndCaseSensitive) {
   domain::NewContact a = contact_named("A");
   a.tags = {"vip", "has \"quotes\"", "ünïcode"};
   domain::NewContact b = contact_named("B");

@@ -1,5 +1,6 @@
-// Shared set-up for the store unit tests: a fresh SQLite database in its own temporary
-// directory, two workspaces, and builders for the records the tests create.
+// Shared set-up for the store unit tests, which run on every backend: a fresh database (an
+// SQLite file in its own temporary directory, or a new PostgreSQL database on the test
+// server), two workspaces, and builders for the records the tests create.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -7,11 +8,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <ostream>
 #include <string>
+#include <vector>
 
 #include "domain/records.hpp"
 #include "domain/timestamp.hpp"
 #include "store/store.hpp"
+#include "support/postgres_instance.hpp"
 
 namespace leadline::store::testing {
 
@@ -63,16 +67,50 @@ inline domain::Person person(std::string first, std::string last, std::string em
   return p;
 }
 
-class StoreTest : public ::testing::Test {
+enum class Backend { kSqlite, kPostgres };
+
+inline auto all_backends() {
+  return ::testing::Values(Backend::kSqlite, Backend::kPostgres);
+}
+
+inline const char* to_string(Backend backend) {
+  return backend == Backend::kSqlite ? "sqlite" : "postgres";
+}
+
+// gtest prints parameters in test listings (and so in ctest names) with this.
+inline void PrintTo(Backend backend, std::ostream* out) {
+  *out << to_string(backend);
+}
+
+// "sqlite" / "postgres": the last part of each test's name.
+inline std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
+  return to_string(info.param);
+}
+
+// Instantiated for all_backends() once per fixture (store_backends_test.cpp for this one).
+class StoreTest : public ::testing::TestWithParam<Backend> {
  protected:
   void SetUp() override {
+    if (backend() == Backend::kPostgres) postgres_url_ = leadline_test::fresh_postgres_database();
     store_ = open_store(url());
     ws_ = store_->create_workspace("Workspace A").id;
     other_ws_ = store_->create_workspace("Workspace B").id;
   }
 
-  // A nested, not yet existing directory: open_store must create it.
-  std::string url() const { return "sqlite:" + (dir_.path() / "data" / "leadline.db").string(); }
+  Backend backend() const { return GetParam(); }
+
+  // For SQLite a nested, not yet existing directory: open_store must create it.
+  std::string url() const {
+    if (backend() == Backend::kPostgres) return postgres_url_;
+    return "sqlite:" + (dir_.path() / "data" / "leadline.db").string();
+  }
+
+  // Another fresh, empty database of the same backend.
+  std::string other_database_url() {
+    if (backend() == Backend::kPostgres) return leadline_test::fresh_postgres_database();
+    other_dirs_.push_back(std::make_unique<TempDir>());
+    return "sqlite:" + (other_dirs_.back()->path() / "other.db").string();
+  }
 
   // Imports one item and expects success.
   ImportCounts import_ok(const std::vector<ImportItem>& items) {
@@ -85,6 +123,8 @@ class StoreTest : public ::testing::Test {
   }
 
   TempDir dir_;
+  std::vector<std::unique_ptr<TempDir>> other_dirs_;
+  std::string postgres_url_;
   std::unique_ptr<Store> store_;
   domain::WorkspaceId ws_;
   domain::WorkspaceId other_ws_;

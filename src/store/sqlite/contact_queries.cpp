@@ -4,8 +4,9 @@
 
 #include "domain/unicode_text.hpp"
 #include "domain/uuid.hpp"
-#include "store/sqlite/folded_text.hpp"
-#include "store/sqlite/json_string_array.hpp"
+#include "store/folded_text.hpp"
+#include "store/json_string_array.hpp"
+#include "store/record_patches.hpp"
 #include "store/sqlite/list_page.hpp"
 #include "store/sqlite/row_values.hpp"
 
@@ -34,23 +35,6 @@ domain::Contact read_contact(const Query& q) {
   c.updated_at = read_timestamp(q, 10);
   c.conversation_count = q.int64(11);
   c.last_conversation_at = read_opt_timestamp(q, 12);
-  return c;
-}
-
-bool same_patchable_fields(const domain::Contact& a, const domain::Contact& b) {
-  return a.first_name == b.first_name && a.last_name == b.last_name && a.email == b.email &&
-         a.phone == b.phone && a.company_name == b.company_name && a.tags == b.tags &&
-         a.profile_notes == b.profile_notes;
-}
-
-domain::Contact apply_patch(domain::Contact c, const domain::ContactPatch& patch) {
-  if (patch.first_name) c.first_name = *patch.first_name;
-  if (patch.last_name.present) c.last_name = patch.last_name.value;
-  if (patch.email.present) c.email = patch.email.value;
-  if (patch.phone.present) c.phone = patch.phone.value;
-  if (patch.company_name.present) c.company_name = patch.company_name.value;
-  if (patch.tags) c.tags = *patch.tags;
-  if (patch.profile_notes.present) c.profile_notes = patch.profile_notes.value.value_or("");
   return c;
 }
 

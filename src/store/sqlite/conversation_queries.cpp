@@ -4,7 +4,8 @@
 
 #include <stdexcept>
 
-#include "store/sqlite/json_string_array.hpp"
+#include "store/json_string_array.hpp"
+#include "store/record_patches.hpp"
 #include "store/sqlite/list_page.hpp"
 #include "store/sqlite/row_values.hpp"
 #include "store/sqlite/workspace_queries.hpp"
@@ -65,27 +66,15 @@ domain::Message read_message(const Query& q) {
   return m;
 }
 
-struct PatchableFields {
-  domain::ConversationStatus status;
-  domain::Tags tags;
-  std::optional<domain::AgentId> agent_id;
-  std::optional<domain::DepartmentId> department_id;
-  domain::Timestamp updated_at;
-  friend bool operator==(const PatchableFields& a, const PatchableFields& b) {
-    return a.status == b.status && a.tags == b.tags && a.agent_id == b.agent_id &&
-           a.department_id == b.department_id;
-  }
-};
-
-std::optional<PatchableFields> select_patchable(Connection& conn, const domain::WorkspaceId& ws,
-                                                const domain::ConversationId& id) {
+std::optional<ConversationFields> select_patchable(Connection& conn, const domain::WorkspaceId& ws,
+                                                   const domain::ConversationId& id) {
   auto q = conn.query(
       "SELECT status, tags, agent_id, department_id, updated_at FROM conversations "
       "WHERE workspace_id = ? AND id = ?");
   q.bind_text(ws.value).bind_text(id.value);
   if (!q.step()) return std::nullopt;
-  PatchableFields f{parse_status(q.text(0)), decode_string_array(q.text(1)), std::nullopt,
-                    std::nullopt, read_timestamp(q, 4)};
+  ConversationFields f{parse_status(q.text(0)), decode_string_array(q.text(1)), std::nullopt,
+                       std::nullopt, read_timestamp(q, 4)};
   if (!q.is_null(2)) f.agent_id = domain::AgentId{q.text(2)};
   if (!q.is_null(3)) f.department_id = domain::DepartmentId{q.text(3)};
   return f;
@@ -127,11 +116,7 @@ UpdateResult<domain::ConversationPatchResult> update_conversation(
   if (patch.department_id.value && !department_in_workspace(conn, ws, *patch.department_id.value)) {
     return InvalidReference{"department_id"};
   }
-  PatchableFields next = *current;
-  if (patch.status) next.status = *patch.status;
-  if (patch.tags) next.tags = *patch.tags;
-  if (patch.agent_id.present) next.agent_id = patch.agent_id.value;
-  if (patch.department_id.present) next.department_id = patch.department_id.value;
+  ConversationFields next = apply_patch(*current, patch);
   if (!(next == *current)) {
     next.updated_at = advance_updated_at(current->updated_at, now);
     auto q = conn.query(

@@ -2,14 +2,14 @@
 // raise that contact's last_activity to the newest message.
 #include "store/sqlite/import_queries.hpp"
 
-#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "domain/uuid.hpp"
+#include "store/import_rules.hpp"
+#include "store/json_string_array.hpp"
 #include "store/sqlite/contact_queries.hpp"
-#include "store/sqlite/json_string_array.hpp"
 #include "store/sqlite/lead_queries.hpp"
 #include "store/sqlite/workspace_queries.hpp"
 
@@ -54,19 +54,9 @@ class Importer {
       if (!found) return kDuplicateEmail;
       contact_id = *found;
     }
-    domain::Timestamp updated_at = created_at;
-    if (!conversation.messages.empty()) {
-      updated_at =
-          std::max_element(conversation.messages.begin(), conversation.messages.end(),
-                           [](const auto& a, const auto& b) { return a.created_at < b.created_at; })
-              ->created_at;
-    }
+    const domain::Timestamp updated_at = conversation_updated_at(conversation, created_at);
     const std::string id = insert_conversation(conversation, contact_id, created_at, updated_at);
-    // Messages are read back ordered by (created_at, id); ascending ids handed out in file
-    // order keep messages of the same millisecond in the order the file gives them.
-    std::vector<std::string> message_ids(conversation.messages.size());
-    for (auto& message_id : message_ids) message_id = domain::new_uuid_v7(now_.unix_ms);
-    std::sort(message_ids.begin(), message_ids.end());
+    const auto message_ids = ordered_message_ids(conversation.messages.size(), now_);
     for (std::size_t i = 0; i < message_ids.size(); ++i) {
       insert_message(id, message_ids[i], conversation.messages[i]);
     }

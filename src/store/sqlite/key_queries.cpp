@@ -2,7 +2,7 @@
 #include "store/sqlite/key_queries.hpp"
 
 #include "domain/uuid.hpp"
-#include "store/sqlite/json_string_array.hpp"
+#include "store/json_string_array.hpp"
 #include "store/sqlite/row_values.hpp"
 
 namespace leadline::store::sqlite {

@@ -6,8 +6,9 @@
 
 #include "domain/unicode_text.hpp"
 #include "domain/uuid.hpp"
-#include "store/sqlite/folded_text.hpp"
-#include "store/sqlite/json_string_array.hpp"
+#include "store/folded_text.hpp"
+#include "store/json_string_array.hpp"
+#include "store/record_patches.hpp"
 #include "store/sqlite/list_page.hpp"
 #include "store/sqlite/row_values.hpp"
 #include "store/sqlite/workspace_queries.hpp"
@@ -51,30 +52,6 @@ domain::Lead read_lead(const Query& q) {
   l.created_at = read_timestamp(q, 15);
   l.updated_at = read_timestamp(q, 16);
   return l;
-}
-
-// The fields a PATCH can change; updated_at moves only when one of them differs.
-bool same_patchable_fields(const domain::Lead& a, const domain::Lead& b) {
-  return a.pipeline_stage == b.pipeline_stage && a.assigned_rep_id == b.assigned_rep_id &&
-         a.visitor_name == b.visitor_name && a.visitor_email == b.visitor_email &&
-         a.visitor_phone == b.visitor_phone && a.visitor_company == b.visitor_company &&
-         a.need_summary == b.need_summary && a.tags == b.tags &&
-         a.expected_billing_amount == b.expected_billing_amount;
-}
-
-domain::Lead apply_patch(domain::Lead lead, const domain::LeadPatch& patch) {
-  if (patch.pipeline_stage) lead.pipeline_stage = *patch.pipeline_stage;
-  if (patch.assigned_rep_id.present) lead.assigned_rep_id = patch.assigned_rep_id.value;
-  if (patch.visitor_name) lead.visitor_name = *patch.visitor_name;
-  if (patch.visitor_email.present) lead.visitor_email = patch.visitor_email.value;
-  if (patch.visitor_phone.present) lead.visitor_phone = patch.visitor_phone.value;
-  if (patch.visitor_company.present) lead.visitor_company = patch.visitor_company.value;
-  if (patch.need_summary.present) lead.need_summary = patch.need_summary.value.value_or("");
-  if (patch.tags) lead.tags = *patch.tags;
-  if (patch.expected_billing_amount.present) {
-    lead.expected_billing_amount = patch.expected_billing_amount.value;
-  }
-  return lead;
 }
 
 std::vector<SortKey> sort_keys(LeadSortField field) {

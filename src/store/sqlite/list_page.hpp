@@ -5,32 +5,15 @@
 #include <algorithm>
 #include <cstddef>
 #include <string>
-#include <string_view>
-#include <vector>
 
 #include "store/list_query.hpp"
-#include "store/sqlite/keyset_clause.hpp"
+#include "store/list_statements.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
 
 namespace leadline::store::sqlite {
 
-struct ListSql {
-  std::string columns;           // what the row reader reads, from column 0 on
-  std::string from;              // table and joins
-  std::string where;             // the filters; always at least the workspace condition
-  std::vector<SqlValue> params;  // for the placeholders of `where`
-  std::vector<SortKey> keys;
-  std::string_view id_expr;
-  SortDirection direction = SortDirection::kDesc;
-};
-
-struct ListStatements {
-  std::string page_sql;
-  std::vector<SqlValue> page_params;
-  std::string count_sql;
-};
-
-ListStatements build_list_statements(const ListSql& sql, const PageRequest& page);
+// "?" placeholders; NULLs last through an "(x IS NULL)" key.
+const SqlDialect& sqlite_dialect();
 
 // The id and sort key values of the current row, exactly as the store compares them; the page
 // SELECT puts them after the row's own columns.
@@ -38,7 +21,7 @@ KeysetPosition read_position(const Query& q, std::size_t key_count);
 
 template <class T, class ReadRow>
 Page<T> run_list(Connection& conn, const ListSql& sql, const PageRequest& page, ReadRow read_row) {
-  const ListStatements st = build_list_statements(sql, page);
+  const ListStatements st = build_list_statements(sql, page, sqlite_dialect());
   const auto limit = static_cast<std::size_t>(std::max(page.limit, 1));
   Page<T> out;
   {

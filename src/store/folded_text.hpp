@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-namespace leadline::store::sqlite {
+namespace leadline::store {
 
 std::optional<std::string> fold_optional(const std::optional<std::string>& s);
 
@@ -24,4 +24,4 @@ std::string visitor_search_text(const std::string& first, const std::optional<st
                                 const std::optional<std::string>& email,
                                 const std::optional<std::string>& company);
 
-}  // namespace leadline::store::sqlite
+}  // namespace leadline::store

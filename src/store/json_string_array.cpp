@@ -1,11 +1,11 @@
 // A deliberately small JSON reader/writer: the store only ever holds arrays of strings.
-#include "store/sqlite/json_string_array.hpp"
+#include "store/json_string_array.hpp"
 
 #include <stdexcept>
 
 #include "domain/unicode_text.hpp"
 
-namespace leadline::store::sqlite {
+namespace leadline::store {
 
 namespace {
 
@@ -170,4 +170,4 @@ std::vector<std::string> decode_string_array(std::string_view json) {
   return Reader(json).array();
 }
 
-}  // namespace leadline::store::sqlite
+}  // namespace leadline::store

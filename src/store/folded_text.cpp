@@ -1,11 +1,11 @@
 // Builds the folded helper column values with domain::case_fold.
-#include "store/sqlite/folded_text.hpp"
+#include "store/folded_text.hpp"
 
 #include <initializer_list>
 
 #include "domain/unicode_text.hpp"
 
-namespace leadline::store::sqlite {
+namespace leadline::store {
 
 namespace {
 
@@ -48,4 +48,4 @@ std::string visitor_search_text(const std::string& first, const std::optional<st
   return join_folded({&f, &last, &email, &company});
 }
 
-}  // namespace leadline::store::sqlite
+}  // namespace leadline::store

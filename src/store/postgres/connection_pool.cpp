@@ -1,0 +1,72 @@
+// Connecting happens outside the mutex, so one slow connect does not stall other threads.
+#include "store/postgres/connection_pool.hpp"
+
+#include "store/store.hpp"
+
+namespace leadline::store::postgres {
+
+ConnectionPool::ConnectionPool(std::string conninfo, std::size_t max_size,
+                               std::chrono::milliseconds acquire_timeout)
+    : conninfo_(std::move(conninfo)),
+      max_size_(max_size == 0 ? 1 : max_size),
+      acquire_timeout_(acquire_timeout) {}
+
+ConnectionPool::Lease::Lease(ConnectionPool& pool, std::unique_ptr<Connection> conn)
+    : pool_(&pool), conn_(std::move(conn)) {}
+
+ConnectionPool::Lease::Lease(Lease&& other) noexcept
+    : pool_(other.pool_), conn_(std::move(other.conn_)) {}
+
+ConnectionPool::Lease::~Lease() {
+  if (conn_) pool_->give_back(std::move(conn_));
+}
+
+ConnectionPool::Lease ConnectionPool::acquire() {
+  {
+    std::unique_lock lock(mutex_);
+    const bool ready = returned_.wait_for(lock, acquire_timeout_,
+                                          [&] { return !idle_.empty() || open_ < max_size_; });
+    if (!ready) {
+      throw StoreUnavailable("database unavailable: no connection free within " +
+                             std::to_string(acquire_timeout_.count()) + " ms");
+    }
+    if (!idle_.empty()) {
+      auto conn = std::move(idle_.back());
+      idle_.pop_back();
+      return Lease(*this, std::move(conn));
+    }
+    ++open_;
+  }
+  try {
+    return Lease(*this, std::make_unique<Connection>(conninfo_));
+  } catch (...) {
+    std::lock_guard lock(mutex_);
+    --open_;
+    returned_.notify_one();
+    throw;
+  }
+}
+
+void ConnectionPool::drop_idle() {
+  std::vector<std::unique_ptr<Connection>> dropped;
+  {
+    std::lock_guard lock(mutex_);
+    dropped.swap(idle_);
+    open_ -= dropped.size();
+    returned_.notify_all();
+  }
+}
+
+void ConnectionPool::give_back(std::unique_ptr<Connection> conn) {
+  const bool reusable = !conn->broken() && !conn->in_transaction();
+  if (!reusable) conn.reset();
+  std::lock_guard lock(mutex_);
+  if (reusable) {
+    idle_.push_back(std::move(conn));
+  } else {
+    --open_;
+  }
+  returned_.notify_one();
+}
+
+}  // namespace leadline::store::postgres

@@ -1,0 +1,244 @@
+// Contacts: e-mail uniqueness through the folded unique index, computed conversation
+// figures, lock-compare-write PATCH that also moves last_activity, keyset-paged lists.
+#include "store/postgres/contact_queries.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "domain/unicode_text.hpp"
+#include "domain/uuid.hpp"
+#include "store/folded_text.hpp"
+#include "store/json_string_array.hpp"
+#include "store/postgres/list_page.hpp"
+#include "store/postgres/row_values.hpp"
+#include "store/record_patches.hpp"
+
+namespace leadline::store::postgres {
+
+namespace {
+
+constexpr const char* kContactColumns =
+    "c.id, c.first_name, c.last_name, c.email, c.phone, c.company_name, c.tags, "
+    "c.profile_notes, c.last_activity, c.created_at, c.updated_at, "
+    "(SELECT COUNT(*) FROM conversations cv "
+    "WHERE cv.workspace_id = c.workspace_id AND cv.contact_id = c.id), "
+    "(SELECT MAX(cv.created_at) FROM conversations cv "
+    "WHERE cv.workspace_id = c.workspace_id AND cv.contact_id = c.id)";
+
+// A winner that is deleted between our failed insert and the look-up leaves the address free
+// again; a few rounds settle any realistic race.
+constexpr int kInsertAttempts = 3;
+
+domain::Contact read_contact(const Row& row) {
+  domain::Contact c;
+  c.id.value = row.text(0);
+  c.first_name = row.text(1);
+  c.last_name = row.opt_text(2);
+  c.email = row.opt_text(3);
+  c.phone = row.opt_text(4);
+  c.company_name = row.opt_text(5);
+  c.tags = decode_string_array(row.text(6));
+  c.profile_notes = row.text(7);
+  c.last_activity = read_timestamp(row, 8);
+  c.created_at = read_timestamp(row, 9);
+  c.updated_at = read_timestamp(row, 10);
+  c.conversation_count = row.int64(11);
+  c.last_conversation_at = read_opt_timestamp(row, 12);
+  return c;
+}
+
+std::optional<domain::Contact> first_contact(const Result& r) {
+  if (r.rows() == 0) return std::nullopt;
+  return read_contact(Row(r, 0));
+}
+
+std::optional<domain::ContactId> other_contact_with_email(Connection& conn,
+                                                          const domain::WorkspaceId& ws,
+                                                          const std::string& email,
+                                                          const domain::ContactId& self) {
+  const Result r = conn.query(
+      "SELECT id FROM contacts WHERE workspace_id = $1 AND email_folded = $2 AND id <> $3",
+      Params().text(ws.value).text(domain::case_fold(email)).text(self.value));
+  if (r.rows() == 0) return std::nullopt;
+  return domain::ContactId{r.text(0, 0)};
+}
+
+// False when another contact of the workspace holds the folded e-mail.
+bool try_insert(Connection& conn, const domain::WorkspaceId& ws, const domain::Contact& c,
+                const std::optional<std::string>& metadata_json) {
+  return conn.query(
+                 "INSERT INTO contacts (id, workspace_id, first_name, last_name, email, phone, "
+                 "company_name, tags, profile_notes, metadata, last_activity, created_at, "
+                 "updated_at, first_name_folded, last_name_folded, email_folded, search_folded, "
+                 "visitor_search_folded) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, "
+                 "$11, $12, $13, $14, $15, $16, $17, $18) "
+                 "ON CONFLICT (workspace_id, email_folded) WHERE email_folded IS NOT NULL "
+                 "DO NOTHING RETURNING id",
+                 Params()
+                     .text(c.id.value)
+                     .text(ws.value)
+                     .text(c.first_name)
+                     .opt_text(c.last_name)
+                     .opt_text(c.email)
+                     .opt_text(c.phone)
+                     .opt_text(c.company_name)
+                     .text(encode_string_array(c.tags))
+                     .text(c.profile_notes)
+                     .opt_text(metadata_json)
+                     .int64(c.last_activity.unix_ms)
+                     .int64(c.created_at.unix_ms)
+                     .int64(c.updated_at.unix_ms)
+                     .text(domain::case_fold(c.first_name))
+                     .opt_text(fold_optional(c.last_name))
+                     .opt_text(fold_optional(c.email))
+                     .text(contact_search_text(c.first_name, c.last_name, c.email, c.phone,
+                                               c.company_name))
+                     .text(visitor_search_text(c.first_name, c.last_name, c.email, c.company_name)))
+             .rows() == 1;
+}
+
+void write_contact(Connection& conn, const domain::WorkspaceId& ws, const domain::Contact& c) {
+  conn.query(
+      "UPDATE contacts SET first_name = $1, last_name = $2, email = $3, phone = $4, "
+      "company_name = $5, tags = $6::jsonb, profile_notes = $7, last_activity = $8, "
+      "updated_at = $9, first_name_folded = $10, last_name_folded = $11, email_folded = $12, "
+      "search_folded = $13, visitor_search_folded = $14 WHERE workspace_id = $15 AND id = $16",
+      Params()
+          .text(c.first_name)
+          .opt_text(c.last_name)
+          .opt_text(c.email)
+          .opt_text(c.phone)
+          .opt_text(c.company_name)
+          .text(encode_string_array(c.tags))
+          .text(c.profile_notes)
+          .int64(c.last_activity.unix_ms)
+          .int64(c.updated_at.unix_ms)
+          .text(domain::case_fold(c.first_name))
+          .opt_text(fold_optional(c.last_name))
+          .opt_text(fold_optional(c.email))
+          .text(contact_search_text(c.first_name, c.last_name, c.email, c.phone, c.company_name))
+          .text(visitor_search_text(c.first_name, c.last_name, c.email, c.company_name))
+          .text(ws.value)
+          .text(c.id.value));
+}
+
+std::vector<SortKey> sort_keys(ContactSortField field) {
+  switch (field) {
+    case ContactSortField::kLastActivity:
+      return {{"c.last_activity", false}};
+    case ContactSortField::kEmail:
+      return {{"c.email_folded", true}};
+    case ContactSortField::kName:
+      return {{"c.first_name_folded", false}, {"c.last_name_folded", true}};
+    case ContactSortField::kCreatedAt:
+      break;
+  }
+  return {{"c.created_at", false}};
+}
+
+}  // namespace
+
+CreateResult<domain::Contact> insert_contact(Connection& conn, const domain::WorkspaceId& ws,
+                                             const domain::NewContact& contact,
+                                             domain::Timestamp now) {
+  domain::Contact out;
+  out.id.value = domain::new_uuid_v7(now.unix_ms);
+  out.first_name = contact.first_name;
+  out.last_name = contact.last_name;
+  out.email = contact.email;
+  out.phone = contact.phone;
+  out.company_name = contact.company_name;
+  out.tags = contact.tags;
+  out.profile_notes = contact.profile_notes;
+  out.created_at = contact.created_at.value_or(now);
+  out.updated_at = out.created_at;
+  out.last_activity = out.created_at;
+  for (int attempt = 0; attempt < kInsertAttempts; ++attempt) {
+    if (try_insert(conn, ws, out, contact.metadata_json)) return out;
+    if (!out.email) break;
+    // Under READ COMMITTED this statement sees the winner, which has committed (or is this
+    // transaction's own earlier insert).
+    if (auto existing = find_contact_by_email(conn, ws, *out.email))
+      return EmailConflict{*existing};
+  }
+  throw std::runtime_error("contact e-mail conflict without a conflicting contact");
+}
+
+std::optional<domain::ContactId> find_contact_by_email(Connection& conn,
+                                                       const domain::WorkspaceId& ws,
+                                                       const std::string& email) {
+  const Result r =
+      conn.query("SELECT id FROM contacts WHERE workspace_id = $1 AND email_folded = $2",
+                 Params().text(ws.value).text(domain::case_fold(email)));
+  if (r.rows() == 0) return std::nullopt;
+  return domain::ContactId{r.text(0, 0)};
+}
+
+std::optional<domain::Contact> select_contact(Connection& conn, const domain::WorkspaceId& ws,
+                                              const domain::ContactId& id) {
+  return first_contact(conn.query(std::string("SELECT ") + kContactColumns +
+                                      " FROM contacts c WHERE c.workspace_id = $1 AND c.id = $2",
+                                  Params().text(ws.value).text(id.value)));
+}
+
+UpdateResult<domain::Contact> update_contact(Connection& conn, const domain::WorkspaceId& ws,
+                                             const domain::ContactId& id,
+                                             const domain::ContactPatch& patch,
+                                             domain::Timestamp now) {
+  const auto current = first_contact(
+      conn.query(std::string("SELECT ") + kContactColumns +
+                     " FROM contacts c WHERE c.workspace_id = $1 AND c.id = $2 FOR UPDATE OF c",
+                 Params().text(ws.value).text(id.value)));
+  if (!current) return NotFound{};
+  domain::Contact next = apply_patch(*current, patch);
+  if (same_patchable_fields(*current, next)) return *current;
+  if (next.email) {
+    if (auto other = other_contact_with_email(conn, ws, *next.email, id)) {
+      return EmailConflict{*other};
+    }
+  }
+  next.updated_at = advance_updated_at(current->updated_at, now);
+  next.last_activity = std::max(current->last_activity, next.updated_at);
+  // A concurrent create may take the address after the check; the unique index still decides.
+  if (!without_unique_violation(conn, [&] { write_contact(conn, ws, next); })) {
+    if (auto other = other_contact_with_email(conn, ws, *next.email, id)) {
+      return EmailConflict{*other};
+    }
+    throw std::runtime_error("contact e-mail conflict without a conflicting contact");
+  }
+  return next;
+}
+
+bool delete_contact(Connection& conn, const domain::WorkspaceId& ws, const domain::ContactId& id) {
+  return conn.query("DELETE FROM contacts WHERE workspace_id = $1 AND id = $2",
+                    Params().text(ws.value).text(id.value))
+             .affected() > 0;
+}
+
+void raise_contact_activity(Connection& conn, const domain::WorkspaceId& ws,
+                            const domain::ContactId& id, domain::Timestamp at) {
+  conn.query(
+      "UPDATE contacts SET last_activity = GREATEST(last_activity, $1) "
+      "WHERE workspace_id = $2 AND id = $3",
+      Params().int64(at.unix_ms).text(ws.value).text(id.value));
+}
+
+Page<domain::Contact> list_contacts(Connection& conn, const domain::WorkspaceId& ws,
+                                    const ContactListQuery& query) {
+  ListSql sql;
+  sql.columns = kContactColumns;
+  sql.from = "contacts c";
+  sql.where = "c.workspace_id = " + bind(sql, ws.value);
+  if (!query.search_folded.empty()) {
+    sql.where += " AND c.search_folded LIKE " + bind(sql, contains_pattern(query.search_folded));
+  }
+  if (query.tag) {
+    sql.where += " AND c.tags @> " + bind(sql, encode_string_array({*query.tag})) + "::jsonb";
+  }
+  sql.keys = sort_keys(query.sort.field);
+  sql.id_expr = "c.id";
+  sql.direction = query.sort.direction;
+  return run_list<domain::Contact>(conn, sql, query.page, read_contact);
+}
+
+}  // namespace leadline::store::postgres

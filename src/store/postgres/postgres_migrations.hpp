@@ -1,0 +1,13 @@
+// The PostgreSQL migrations, embedded from src/store/migrations/postgres/*.sql at build time.
+#pragma once
+
+#include <vector>
+
+#include "store/migration.hpp"
+
+namespace leadline::store::postgres {
+
+// Ordered by version.
+const std::vector<store::Migration>& migrations();
+
+}  // namespace leadline::store::postgres

@@ -1,0 +1,341 @@
+// What only the PostgreSQL store has to show: several store instances on one database (usage
+// counters adding up, one e-mail winner, one secret, one migration), a server that goes away
+// and comes back, and the query plans of search and deep keyset pages.
+#include <libpq-fe.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <iostream>
+#include <latch>
+#include <mutex>
+#include <thread>
+
+#include "store/list_statements.hpp"
+#include "store/postgres/lead_queries.hpp"
+#include "store/postgres/list_page.hpp"
+#include "store/postgres/pg_connection.hpp"
+#include "store_test_fixture.hpp"
+
+namespace leadline::store::testing {
+namespace {
+
+// A libpq connection for looking at a database behind the store's back.
+class Inspector {
+ public:
+  explicit Inspector(const std::string& url) : conn_(PQconnectdb(url.c_str())) {
+    if (PQstatus(conn_) != CONNECTION_OK) {
+      throw std::runtime_error(std::string("inspector cannot connect: ") + PQerrorMessage(conn_));
+    }
+  }
+  ~Inspector() { PQfinish(conn_); }
+  Inspector(const Inspector&) = delete;
+  Inspector& operator=(const Inspector&) = delete;
+
+  // Every row's columns joined by " ", rows joined by "\n".
+  std::string query(const std::string& sql, const std::vector<std::string>& params = {}) {
+    std::vector<const char*> values;
+    for (const auto& p : params) values.push_back(p.c_str());
+    PGresult* r = PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr,
+                               values.data(), nullptr, nullptr, 0);
+    const auto status = PQresultStatus(r);
+    if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
+      const std::string error = PQresultErrorMessage(r);
+      PQclear(r);
+      throw std::runtime_error(sql.substr(0, 80) + ": " + error);
+    }
+    std::string out;
+    for (int row = 0; row < PQntuples(r); ++row) {
+      if (row > 0) out += '\n';
+      for (int col = 0; col < PQnfields(r); ++col) {
+        if (col > 0) out += ' ';
+        out += PQgetvalue(r, row, col);
+      }
+    }
+    PQclear(r);
+    return out;
+  }
+
+ private:
+  PGconn* conn_;
+};
+
+class PostgresStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    url_ = leadline_test::fresh_postgres_database();
+    first_ = open_store(url_);
+    second_ = open_store(url_);
+    ws_ = first_->create_workspace("Workspace A").id;
+  }
+
+  std::string url_;
+  std::unique_ptr<Store> first_;
+  std::unique_ptr<Store> second_;
+  domain::WorkspaceId ws_;
+};
+
+TEST_F(PostgresStoreTest, UsageFlushesOfTwoStoresAddUp) {
+  const auto key = first_->create_api_key({ws_, "k", "fc_live_abcd", std::string(64, 'a'), 3, {}});
+  const std::int64_t today = domain::now().unix_ms / 86'400'000;
+  constexpr int kFlushesPerStore = 40;
+  std::latch start(2);
+  std::vector<std::thread> threads;
+  for (Store* store : {first_.get(), second_.get()}) {
+    threads.emplace_back([&, store] {
+      start.arrive_and_wait();
+      for (int i = 0; i < kFlushesPerStore; ++i) {
+        // Two rows per flush, in opposite orders from the two stores.
+        std::vector<UsageDelta> deltas = {{key.id, today, "GET /leads", 3, 1, 1},
+                                          {key.id, today, "POST /leads", 2, 0, 0}};
+        if (store == second_.get()) std::swap(deltas[0], deltas[1]);
+        store->record_usage(deltas);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  const auto report = std::get<UsageReport>(second_->key_usage(key.id, domain::now()));
+  EXPECT_EQ(report.today, 2 * kFlushesPerStore * 5);
+  EXPECT_EQ(report.by_endpoint.at("GET /leads"), 2 * kFlushesPerStore * 3);
+  EXPECT_EQ(report.by_endpoint.at("POST /leads"), 2 * kFlushesPerStore * 2);
+  EXPECT_EQ(report.rate_limited, 2 * kFlushesPerStore);
+}
+
+TEST_F(PostgresStoreTest, ConcurrentCreatesOfOneEmailOnTwoStoresGiveOneWinnerAndItsId) {
+  constexpr int kThreads = 50;
+  std::latch start(kThreads);
+  std::mutex mutex;
+  std::vector<std::string> winners;
+  std::vector<std::string> named_as_existing;
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      Store& store = i % 2 ? *first_ : *second_;
+      const std::string email = i % 3 ? "Race@Example.com" : "race@EXAMPLE.com";
+      start.arrive_and_wait();
+      auto result = store.create_contact(ws_, contact_named("T" + std::to_string(i), email));
+      std::lock_guard lock(mutex);
+      if (auto* c = std::get_if<domain::Contact>(&result)) {
+        winners.push_back(c->id.value);
+      } else {
+        named_as_existing.push_back(std::get<EmailConflict>(result).existing_id.value);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  ASSERT_EQ(winners.size(), 1u);
+  ASSERT_EQ(named_as_existing.size(), static_cast<std::size_t>(kThreads - 1));
+  for (const auto& id : named_as_existing) EXPECT_EQ(id, winners[0]);
+  EXPECT_EQ(first_->list_contacts(ws_, {}).total_count, 1);
+}
+
+TEST_F(PostgresStoreTest, InstancesShareTheCursorSecretAndMigrateOnce) {
+  EXPECT_EQ(first_->cursor_secret(), second_->cursor_secret());
+  const auto third = open_store(url_);
+  EXPECT_EQ(third->cursor_secret(), first_->cursor_secret());
+  Inspector db(url_);
+  EXPECT_EQ(db.query("SELECT version, name FROM schema_migrations"), "1 0001_initial");
+  EXPECT_EQ(db.query("SELECT COUNT(*) FROM meta"), "1");
+  EXPECT_EQ(db.query("SELECT value FROM meta WHERE key = 'cursor_secret'"),
+            first_->cursor_secret());
+  EXPECT_EQ(db.query("SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'"), "pg_trgm");
+}
+
+TEST_F(PostgresStoreTest, RecordsWrittenByOneInstanceAreSeenByTheOther) {
+  const auto lead = first_->create_lead(ws_, lead_named("Shared"));
+  const auto seen = second_->get_lead(ws_, lead.id);
+  ASSERT_TRUE(seen.has_value());
+  EXPECT_EQ(seen->visitor_name, "Shared");
+  domain::LeadPatch patch;
+  patch.visitor_name = "Changed";
+  ASSERT_TRUE(std::holds_alternative<domain::Lead>(second_->update_lead(ws_, lead.id, patch)));
+  EXPECT_EQ(first_->get_lead(ws_, lead.id)->visitor_name, "Changed");
+}
+
+TEST_F(PostgresStoreTest, ConcurrentPatchesOfOneLeadAllApply) {
+  const auto lead = first_->create_lead(ws_, lead_named("Counter"));
+  constexpr int kThreads = 16;
+  std::latch start(kThreads);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      Store& store = i % 2 ? *first_ : *second_;
+      domain::LeadPatch patch;
+      patch.tags = std::vector<std::string>{"t" + std::to_string(i)};
+      start.arrive_and_wait();
+      EXPECT_TRUE(std::holds_alternative<domain::Lead>(store.update_lead(ws_, lead.id, patch)));
+    });
+  }
+  for (auto& t : threads) t.join();
+  // Each changing PATCH moved updated_at forward by at least 1 ms past the one before it.
+  const auto final_lead = *first_->get_lead(ws_, lead.id);
+  EXPECT_GE(final_lead.updated_at.unix_ms, lead.updated_at.unix_ms + kThreads);
+}
+
+TEST_F(PostgresStoreTest, ConnectionsPlanEachExecutionWithItsValues) {
+  postgres::Connection conn(url_);
+  EXPECT_EQ(conn.query("SHOW plan_cache_mode").text(0, 0), "force_custom_plan");
+}
+
+TEST(PostgresServerLossTest, UnavailableWhileDownAndRecoversAfterRestart) {
+  leadline_test::PostgresServer server;
+  const std::string url = leadline_test::create_postgres_database(server.url());
+  auto store = open_store(url);
+  const auto ws = store->create_workspace("W").id;
+  const auto lead = store->create_lead(ws, lead_named("Before"));
+  // Several pooled connections, all of which the restart will kill.
+  std::vector<std::thread> readers;
+  for (int i = 0; i < 4; ++i) {
+    readers.emplace_back([&] { EXPECT_TRUE(store->get_lead(ws, lead.id).has_value()); });
+  }
+  for (auto& t : readers) t.join();
+
+  server.halt();
+  const auto expect_unavailable = [](const auto& call) {
+    try {
+      call();
+      ADD_FAILURE() << "no StoreUnavailable while the server is down";
+    } catch (const StoreUnavailable& e) {
+      EXPECT_TRUE(std::string(e.what()).starts_with("database unavailable: ")) << e.what();
+    }
+  };
+  expect_unavailable([&] { store->get_lead(ws, lead.id); });
+  expect_unavailable([&] { store->create_lead(ws, lead_named("During")); });
+  expect_unavailable([&] { store->list_leads(ws, {}); });
+  expect_unavailable([&] { open_store(url); });
+
+  server.resume();
+  EXPECT_TRUE(store->get_lead(ws, lead.id).has_value());
+  store->create_lead(ws, lead_named("After"));
+  EXPECT_EQ(store->list_leads(ws, {}).total_count, 2);
+}
+
+TEST(PostgresServerLossTest, RestartWhileIdleIsInvisibleToTheNextCall) {
+  leadline_test::PostgresServer server;
+  const std::string url = leadline_test::create_postgres_database(server.url());
+  auto store = open_store(url);
+  const auto ws = store->create_workspace("W").id;
+  server.halt();
+  server.resume();
+  // The pooled connections died with the old server; the store replaces them on its own.
+  EXPECT_TRUE(store->workspace_exists(ws));
+  store->create_lead(ws, lead_named("After restart"));
+  server.halt();
+  server.resume();
+  EXPECT_EQ(store->list_leads(ws, {}).total_count, 1);
+  store->create_lead(ws, lead_named("Second restart"));
+}
+
+// Query plans on 100,000 leads. Skipped unless LEADLINE_EXPLAIN_PLANS is set (see
+// tools/test-services/explain_plans.sh): filling the table takes a while.
+class QueryPlanTest : public ::testing::Test {
+ protected:
+  static constexpr int kLeads = 100'000;
+
+  void SetUp() override {
+    if (!std::getenv("LEADLINE_EXPLAIN_PLANS")) GTEST_SKIP() << "set LEADLINE_EXPLAIN_PLANS=1";
+    url_ = leadline_test::fresh_postgres_database();
+    store_ = open_store(url_);
+    ws_ = store_->create_workspace("Big").id;
+    const auto other = store_->create_workspace("Other").id;
+    db_ = std::make_unique<Inspector>(url_);
+    // Every 1000th lead works at "Zyxwvu Labs"; the rest at one of a few big companies.
+    const char* fill =
+        "INSERT INTO leads (id, workspace_id, visitor_name, visitor_email, visitor_company, "
+        "pipeline_stage, source, lead_score, created_at, updated_at, visitor_name_folded, "
+        "search_folded) "
+        "SELECT id, $1, name, lower(name) || '@example.com', company, 'new', 'api', "
+        "CASE WHEN g % 7 = 0 THEN NULL ELSE (g % 100)::float8 END, "
+        "1700000000000 + g * 1000, 1700000000000 + g * 1000, lower(name), "
+        "lower(name) || E'\\n' || lower(name) || '@example.com' || E'\\n' || lower(company) "
+        "FROM (SELECT g, lpad(to_hex(g), 8, '0') || '-0000-7000-8000-000000000000' AS id, "
+        "'Lead ' || g AS name, CASE WHEN g % 1000 = 0 THEN 'Zyxwvu Labs' "
+        "ELSE 'Company ' || (g % 10) END AS company FROM generate_series(1, $2::int) g) s";
+    db_->query(fill, {ws_.value, std::to_string(kLeads)});
+    db_->query(fill, {other.value, std::to_string(kLeads / 10)});
+    db_->query("ANALYZE leads");
+  }
+
+  // The plan PostgreSQL runs `sql` with for these values. The store's connections plan every
+  // execution with its values (plan_cache_mode = force_custom_plan), so this is its plan too.
+  std::string plan(const std::string& sql, const std::vector<SortValue>& params) {
+    std::vector<std::string> texts;
+    for (const auto& p : params) {
+      if (const auto* i = std::get_if<std::int64_t>(&p)) texts.push_back(std::to_string(*i));
+      if (const auto* d = std::get_if<double>(&p)) texts.push_back(std::to_string(*d));
+      if (const auto* s = std::get_if<std::string>(&p)) texts.push_back(*s);
+    }
+    return db_->query("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) " + sql, texts);
+  }
+
+  void expect_plan_uses(const std::string& title, const std::string& plan,
+                        const std::string& index) {
+    std::cout << "== " << title << "\n" << plan << "\n\n";
+    EXPECT_EQ(plan.find("Seq Scan"), std::string::npos) << title;
+    EXPECT_NE(plan.find(index), std::string::npos) << title << " does not use " << index;
+    EXPECT_LT(most_rows_filtered_out(plan), 5000) << title << " reads rows it does not return";
+  }
+
+  // The largest "Rows Removed by Filter" of the plan: an index that is used but not sought
+  // into shows as tens of thousands.
+  static long most_rows_filtered_out(const std::string& plan) {
+    static constexpr std::string_view kLabel = "Rows Removed by Filter: ";
+    long most = 0;
+    for (auto at = plan.find(kLabel); at != std::string::npos; at = plan.find(kLabel, at + 1)) {
+      most = std::max(most, std::stol(plan.substr(at + kLabel.size())));
+    }
+    return most;
+  }
+
+  std::string url_;
+  std::unique_ptr<Store> store_;
+  domain::WorkspaceId ws_;
+  std::unique_ptr<Inspector> db_;
+};
+
+TEST_F(QueryPlanTest, SearchUsesTheTrigramIndexAndDeepKeysetPagesTheSortIndex) {
+  LeadListQuery search;
+  search.search_folded = "zyxwvu";
+  const auto found = store_->list_leads(ws_, search);
+  EXPECT_EQ(found.total_count, kLeads / 1000);
+  const ListStatements search_sql = build_list_statements(
+      postgres::lead_list_sql(ws_, search), search.page, postgres::postgres_dialect());
+  expect_plan_uses("lead search page (search=zyxwvu, sort=created_at desc)",
+                   plan(search_sql.page_sql, search_sql.page_params), "leads_search");
+  expect_plan_uses("lead search total_count",
+                   plan(search_sql.count_sql, postgres::lead_list_sql(ws_, search).params),
+                   "leads_search");
+
+  // A needle in most leads: walking the sort index and filtering finds a page sooner than
+  // collecting every match through the trigram index, which only a plan made for this needle
+  // knows.
+  LeadListQuery common;
+  common.search_folded = "company";
+  const ListStatements common_sql = build_list_statements(
+      postgres::lead_list_sql(ws_, common), common.page, postgres::postgres_dialect());
+  expect_plan_uses("lead search page (search=company, in 99.9% of leads)",
+                   plan(common_sql.page_sql, common_sql.page_params), "leads_by_created");
+
+  // Page 1000 of 100 by cursor: the position of the 50,000th lead in created_at order.
+  for (const auto& [field, index] : std::vector<std::pair<LeadSortField, std::string>>{
+           {LeadSortField::kCreatedAt, "leads_by_created"},
+           {LeadSortField::kVisitorName, "leads_by_name"},
+           {LeadSortField::kLeadScore, "leads_by_score_desc"}}) {
+    LeadListQuery deep;
+    deep.sort = {field, SortDirection::kDesc};
+    deep.page.limit = 100;
+    deep.page.offset = 50'000;
+    const auto reached = store_->list_leads(ws_, deep);
+    ASSERT_TRUE(reached.next_position.has_value());
+    deep.page.offset = 0;
+    deep.page.after = reached.next_position;
+    const auto next = store_->list_leads(ws_, deep);
+    EXPECT_EQ(next.items.size(), 100u);
+    const ListStatements deep_sql = build_list_statements(postgres::lead_list_sql(ws_, deep),
+                                                          deep.page, postgres::postgres_dialect());
+    expect_plan_uses("deep keyset page (" + index + ", desc, after row 50,100)",
+                     plan(deep_sql.page_sql, deep_sql.page_params), index);
+  }
+}
+
+}  // namespace
+}  // namespace leadline::store::testing
