@@ -6,12 +6,13 @@
 #include <stdexcept>
 
 #include "domain/unicode_text.hpp"
-#include "domain/uuid.hpp"
 #include "store/folded_text.hpp"
 #include "store/json_string_array.hpp"
+#include "store/list_sort_keys.hpp"
+#include "store/new_records.hpp"
 #include "store/postgres/list_page.hpp"
-#include "store/postgres/row_values.hpp"
 #include "store/record_patches.hpp"
+#include "store/record_readers.hpp"
 
 namespace leadline::store::postgres {
 
@@ -28,24 +29,6 @@ constexpr const char* kContactColumns =
 // A winner that is deleted between our failed insert and the look-up leaves the address free
 // again; a few rounds settle any realistic race.
 constexpr int kInsertAttempts = 3;
-
-domain::Contact read_contact(const Row& row) {
-  domain::Contact c;
-  c.id.value = row.text(0);
-  c.first_name = row.text(1);
-  c.last_name = row.opt_text(2);
-  c.email = row.opt_text(3);
-  c.phone = row.opt_text(4);
-  c.company_name = row.opt_text(5);
-  c.tags = decode_string_array(row.text(6));
-  c.profile_notes = row.text(7);
-  c.last_activity = read_timestamp(row, 8);
-  c.created_at = read_timestamp(row, 9);
-  c.updated_at = read_timestamp(row, 10);
-  c.conversation_count = row.int64(11);
-  c.last_conversation_at = read_opt_timestamp(row, 12);
-  return c;
-}
 
 std::optional<domain::Contact> first_contact(const Result& r) {
   if (r.rows() == 0) return std::nullopt;
@@ -122,37 +105,12 @@ void write_contact(Connection& conn, const domain::WorkspaceId& ws, const domain
           .text(c.id.value));
 }
 
-std::vector<SortKey> sort_keys(ContactSortField field) {
-  switch (field) {
-    case ContactSortField::kLastActivity:
-      return {{"c.last_activity", false}};
-    case ContactSortField::kEmail:
-      return {{"c.email_folded", true}};
-    case ContactSortField::kName:
-      return {{"c.first_name_folded", false}, {"c.last_name_folded", true}};
-    case ContactSortField::kCreatedAt:
-      break;
-  }
-  return {{"c.created_at", false}};
-}
-
 }  // namespace
 
 CreateResult<domain::Contact> insert_contact(Connection& conn, const domain::WorkspaceId& ws,
                                              const domain::NewContact& contact,
                                              domain::Timestamp now) {
-  domain::Contact out;
-  out.id.value = domain::new_uuid_v7(now.unix_ms);
-  out.first_name = contact.first_name;
-  out.last_name = contact.last_name;
-  out.email = contact.email;
-  out.phone = contact.phone;
-  out.company_name = contact.company_name;
-  out.tags = contact.tags;
-  out.profile_notes = contact.profile_notes;
-  out.created_at = contact.created_at.value_or(now);
-  out.updated_at = out.created_at;
-  out.last_activity = out.created_at;
+  const domain::Contact out = new_contact_record(contact, now);
   for (int attempt = 0; attempt < kInsertAttempts; ++attempt) {
     if (try_insert(conn, ws, out, contact.metadata_json)) return out;
     if (!out.email) break;
@@ -235,10 +193,10 @@ Page<domain::Contact> list_contacts(Connection& conn, const domain::WorkspaceId&
   if (query.tag) {
     sql.where += " AND c.tags @> " + bind(sql, encode_string_array({*query.tag})) + "::jsonb";
   }
-  sql.keys = sort_keys(query.sort.field);
+  sql.keys = contact_sort_keys(query.sort.field);
   sql.id_expr = "c.id";
   sql.direction = query.sort.direction;
-  return run_list<domain::Contact>(conn, sql, query.page, read_contact);
+  return run_list<domain::Contact>(conn, sql, query.page, read_contact<Row>);
 }
 
 }  // namespace leadline::store::postgres

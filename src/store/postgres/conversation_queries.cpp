@@ -2,13 +2,13 @@
 // last_message and message_count from the messages, all in one statement per page.
 #include "store/postgres/conversation_queries.hpp"
 
-#include <stdexcept>
-
 #include "store/json_string_array.hpp"
+#include "store/list_sort_keys.hpp"
 #include "store/postgres/list_page.hpp"
 #include "store/postgres/row_values.hpp"
 #include "store/postgres/workspace_queries.hpp"
 #include "store/record_patches.hpp"
+#include "store/record_readers.hpp"
 
 namespace leadline::store::postgres {
 
@@ -27,47 +27,6 @@ constexpr const char* kConversationFrom =
     "LEFT JOIN contacts ct ON ct.workspace_id = cv.workspace_id AND ct.id = cv.contact_id "
     "LEFT JOIN agents a ON a.workspace_id = cv.workspace_id AND a.id = cv.agent_id";
 
-domain::ConversationStatus parse_status(const std::string& text) {
-  const auto status = domain::parse_conversation_status(text);
-  if (!status) throw std::runtime_error("stored conversation has unknown status " + text);
-  return *status;
-}
-
-domain::Conversation read_conversation(const Row& row) {
-  domain::Conversation c;
-  c.id.value = row.text(0);
-  c.source = row.text(1);
-  c.status = parse_status(row.text(2));
-  c.tags = decode_string_array(row.text(3));
-  c.created_at = read_timestamp(row, 4);
-  c.updated_at = read_timestamp(row, 5);
-  if (!row.is_null(6)) c.agent_id = domain::AgentId{row.text(6)};
-  if (!row.is_null(7)) c.department_id = domain::DepartmentId{row.text(7)};
-  c.visitor_name = row.opt_text(8);
-  c.visitor_last_name = row.opt_text(9);
-  c.visitor_email = row.opt_text(10);
-  c.visitor_phone = row.opt_text(11);
-  c.visitor_company = row.opt_text(12);
-  c.agent_name = row.opt_text(13);
-  c.agent_last_name = row.opt_text(14);
-  c.agent_email = row.opt_text(15);
-  c.last_message = row.opt_text(16);
-  c.message_count = row.int64(17);
-  return c;
-}
-
-domain::Message read_message(const Row& row) {
-  domain::Message m;
-  m.id.value = row.text(0);
-  m.sender_type = row.text(1);
-  m.content = row.text(2);
-  m.attachments_json = row.opt_text(3);
-  m.status = row.text(4);
-  m.created_at = read_timestamp(row, 5);
-  m.sender_name = row.opt_text(6);
-  return m;
-}
-
 std::optional<ConversationFields> lock_patchable(Connection& conn, const domain::WorkspaceId& ws,
                                                  const domain::ConversationId& id) {
   const Result r = conn.query(
@@ -75,17 +34,7 @@ std::optional<ConversationFields> lock_patchable(Connection& conn, const domain:
       "WHERE workspace_id = $1 AND id = $2 FOR UPDATE",
       Params().text(ws.value).text(id.value));
   if (r.rows() == 0) return std::nullopt;
-  const Row row(r, 0);
-  ConversationFields f{parse_status(row.text(0)), decode_string_array(row.text(1)), std::nullopt,
-                       std::nullopt, read_timestamp(row, 4)};
-  if (!row.is_null(2)) f.agent_id = domain::AgentId{row.text(2)};
-  if (!row.is_null(3)) f.department_id = domain::DepartmentId{row.text(3)};
-  return f;
-}
-
-std::vector<SortKey> sort_keys(ConversationSortField field) {
-  if (field == ConversationSortField::kUpdatedAt) return {{"cv.updated_at", false}};
-  return {{"cv.created_at", false}};
+  return read_conversation_patchable(Row(r, 0));
 }
 
 }  // namespace
@@ -156,10 +105,10 @@ Page<domain::Conversation> list_conversations(Connection& conn, const domain::Wo
   if (query.tag) {
     sql.where += " AND cv.tags @> " + bind(sql, encode_string_array({*query.tag})) + "::jsonb";
   }
-  sql.keys = sort_keys(query.sort.field);
+  sql.keys = conversation_sort_keys(query.sort.field);
   sql.id_expr = "cv.id";
   sql.direction = query.sort.direction;
-  return run_list<domain::Conversation>(conn, sql, query.page, read_conversation);
+  return run_list<domain::Conversation>(conn, sql, query.page, read_conversation<Row>);
 }
 
 }  // namespace leadline::store::postgres

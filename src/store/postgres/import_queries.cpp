@@ -1,13 +1,11 @@
-// Import: conversations find or create their visitor's contact, carry their messages, and
-// raise that contact's last_activity to the newest message.
+// Import: the statements that store an imported conversation and its messages; the walk
+// over the items is store/import_walk.hpp.
 #include "store/postgres/import_queries.hpp"
 
 #include <optional>
 #include <string>
-#include <vector>
 
-#include "domain/uuid.hpp"
-#include "store/import_rules.hpp"
+#include "store/import_walk.hpp"
 #include "store/json_string_array.hpp"
 #include "store/postgres/contact_queries.hpp"
 #include "store/postgres/lead_queries.hpp"
@@ -16,138 +14,51 @@
 
 namespace leadline::store::postgres {
 
-namespace {
-
-constexpr const char* kDuplicateEmail = "a contact with this email already exists";
-
-class Importer {
- public:
-  Importer(Connection& conn, const domain::WorkspaceId& ws, domain::Timestamp now)
-      : conn_(conn), ws_(ws), now_(now) {}
-
-  // The failure message, or nothing when the item was stored.
-  std::optional<std::string> store(const domain::NewLead& lead) {
-    insert_lead(conn_, ws_, lead, now_);
-    ++counts_.leads;
-    return std::nullopt;
-  }
-
-  std::optional<std::string> store(const domain::NewContact& contact) {
-    if (std::holds_alternative<EmailConflict>(insert_contact(conn_, ws_, contact, now_))) {
-      return kDuplicateEmail;
-    }
-    ++counts_.contacts;
-    return std::nullopt;
-  }
-
-  std::optional<std::string> store(const domain::NewConversation& conversation) {
-    if (conversation.agent_id && !agent_in_workspace(conn_, ws_, *conversation.agent_id)) {
-      return "agent_id does not name an agent of this workspace";
-    }
-    if (conversation.department_id &&
-        !department_in_workspace(conn_, ws_, *conversation.department_id)) {
-      return "department_id does not name a department of this workspace";
-    }
-    const domain::Timestamp created_at = conversation.created_at.value_or(now_);
-    std::optional<domain::ContactId> contact_id;
-    if (conversation.visitor) {
-      auto found = contact_for_visitor(*conversation.visitor, created_at);
-      if (!found) return kDuplicateEmail;
-      contact_id = *found;
-    }
-    const domain::Timestamp updated_at = conversation_updated_at(conversation, created_at);
-    const std::string id = insert_conversation(conversation, contact_id, created_at, updated_at);
-    const auto message_ids = ordered_message_ids(conversation.messages.size(), now_);
-    for (std::size_t i = 0; i < message_ids.size(); ++i) {
-      insert_message(id, message_ids[i], conversation.messages[i]);
-    }
-    if (contact_id && !conversation.messages.empty()) {
-      raise_contact_activity(conn_, ws_, *contact_id, updated_at);
-    }
-    ++counts_.conversations;
-    counts_.messages += static_cast<std::int64_t>(conversation.messages.size());
-    return std::nullopt;
-  }
-
-  const ImportCounts& counts() const { return counts_; }
-
- private:
-  // A visitor with an e-mail is the workspace's contact of that address, created when there is
-  // none; a visitor without one is always a new contact, dated like its conversation.
-  std::optional<domain::ContactId> contact_for_visitor(const domain::NewContact& visitor,
-                                                       domain::Timestamp created_at) {
-    if (visitor.email) {
-      if (auto existing = find_contact_by_email(conn_, ws_, *visitor.email)) return existing;
-    }
-    domain::NewContact fresh = visitor;
-    fresh.created_at = created_at;
-    auto created = insert_contact(conn_, ws_, fresh, now_);
-    if (const auto* contact = std::get_if<domain::Contact>(&created)) {
-      ++counts_.contacts;
-      return contact->id;
-    }
-    return std::nullopt;
-  }
-
-  std::string insert_conversation(const domain::NewConversation& c,
+void insert_imported_conversation(Connection& conn, const domain::WorkspaceId& ws,
+                                  const std::string& id, const domain::NewConversation& c,
                                   const std::optional<domain::ContactId>& contact_id,
                                   domain::Timestamp created_at, domain::Timestamp updated_at) {
-    std::string id = domain::new_uuid_v7(now_.unix_ms);
-    conn_.query(
-        "INSERT INTO conversations (id, workspace_id, contact_id, source, status, tags, "
-        "agent_id, department_id, created_at, updated_at) "
-        "VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10)",
-        Params()
-            .text(id)
-            .text(ws_.value)
-            .opt_text(id_value(contact_id))
-            .text(c.source)
-            .text(domain::to_string(c.status))
-            .text(encode_string_array(c.tags))
-            .opt_text(id_value(c.agent_id))
-            .opt_text(id_value(c.department_id))
-            .int64(created_at.unix_ms)
-            .int64(updated_at.unix_ms));
-    return id;
-  }
+  conn.query(
+      "INSERT INTO conversations (id, workspace_id, contact_id, source, status, tags, "
+      "agent_id, department_id, created_at, updated_at) "
+      "VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10)",
+      Params()
+          .text(id)
+          .text(ws.value)
+          .opt_text(id_value(contact_id))
+          .text(c.source)
+          .text(domain::to_string(c.status))
+          .text(encode_string_array(c.tags))
+          .opt_text(id_value(c.agent_id))
+          .opt_text(id_value(c.department_id))
+          .int64(created_at.unix_ms)
+          .int64(updated_at.unix_ms));
+}
 
-  void insert_message(const std::string& conversation_id, const std::string& id,
-                      const domain::NewMessage& m) {
-    conn_.query(
-        "INSERT INTO messages (id, workspace_id, conversation_id, sender_type, content, "
-        "attachments, status, sender_name, created_at) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-        Params()
-            .text(id)
-            .text(ws_.value)
-            .text(conversation_id)
-            .text(m.sender_type)
-            .text(m.content)
-            .opt_text(m.attachments_json)
-            .text(m.status)
-            .opt_text(m.sender_name)
-            .int64(m.created_at.unix_ms));
-  }
-
-  Connection& conn_;
-  const domain::WorkspaceId& ws_;
-  domain::Timestamp now_;
-  ImportCounts counts_;
-};
-
-}  // namespace
+void insert_imported_message(Connection& conn, const domain::WorkspaceId& ws,
+                             const std::string& conversation_id, const std::string& id,
+                             const domain::NewMessage& m) {
+  conn.query(
+      "INSERT INTO messages (id, workspace_id, conversation_id, sender_type, content, "
+      "attachments, status, sender_name, created_at) "
+      "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+      Params()
+          .text(id)
+          .text(ws.value)
+          .text(conversation_id)
+          .text(m.sender_type)
+          .text(m.content)
+          .opt_text(m.attachments_json)
+          .text(m.status)
+          .opt_text(m.sender_name)
+          .int64(m.created_at.unix_ms));
+}
 
 std::variant<ImportCounts, ImportFailure> import_items(Connection& conn,
                                                        const domain::WorkspaceId& ws,
                                                        const std::vector<ImportItem>& items,
                                                        domain::Timestamp now) {
-  Importer importer(conn, ws, now);
-  for (const ImportItem& item : items) {
-    auto failure =
-        std::visit([&](const auto& record) { return importer.store(record); }, item.record);
-    if (failure) return ImportFailure{item.line, std::move(*failure)};
-  }
-  return importer.counts();
+  return ImportWalk<Connection>(conn, ws, now).run(items);
 }
 
 }  // namespace leadline::store::postgres

@@ -3,27 +3,12 @@
 
 #include "domain/uuid.hpp"
 #include "store/json_string_array.hpp"
-#include "store/postgres/row_values.hpp"
+#include "store/record_columns.hpp"
+#include "store/record_readers.hpp"
 
 namespace leadline::store::postgres {
 
 namespace {
-
-constexpr const char* kKeyColumns =
-    "id, workspace_id, name, prefix, scopes, allowed_ips, created_at, revoked_at";
-
-ApiKeyRecord read_key(const Row& row) {
-  ApiKeyRecord k;
-  k.id.value = row.text(0);
-  k.workspace_id.value = row.text(1);
-  k.name = row.text(2);
-  k.prefix = row.text(3);
-  k.scopes = static_cast<unsigned>(row.int64(4));
-  k.allowed_ips = decode_string_array(row.text(5));
-  k.created_at = read_timestamp(row, 6);
-  k.revoked_at = read_opt_timestamp(row, 7);
-  return k;
-}
 
 std::optional<ApiKeyRecord> first_key(const Result& r) {
   if (r.rows() == 0) return std::nullopt;

@@ -2,10 +2,10 @@
 // waits for the first one's commit and then finds every migration applied.
 #include "store/postgres/migration_runner.hpp"
 
-#include <stdexcept>
 #include <string>
 
 #include "domain/timestamp.hpp"
+#include "store/pending_migrations.hpp"
 
 namespace leadline::store::postgres {
 
@@ -24,14 +24,7 @@ void apply_migrations(Connection& conn, const std::vector<Migration>& migrations
       "name TEXT NOT NULL, applied_at BIGINT NOT NULL)");
   const std::int64_t current =
       conn.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").int64(0, 0);
-  const std::int64_t known = migrations.empty() ? 0 : migrations.back().version;
-  if (current > known) {
-    throw std::runtime_error("database schema version " + std::to_string(current) +
-                             " is newer than this leadline build supports (" +
-                             std::to_string(known) + ")");
-  }
-  for (const Migration& m : migrations) {
-    if (m.version <= current) continue;
+  for (const Migration& m : pending_migrations(migrations, current)) {
     conn.exec(std::string(m.sql));
     conn.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
                Params().int64(m.version).text(m.name).int64(domain::now().unix_ms));

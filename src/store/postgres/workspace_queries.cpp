@@ -2,7 +2,8 @@
 #include "store/postgres/workspace_queries.hpp"
 
 #include "domain/uuid.hpp"
-#include "store/postgres/row_values.hpp"
+#include "store/new_records.hpp"
+#include "store/record_readers.hpp"
 
 namespace leadline::store::postgres {
 
@@ -31,18 +32,13 @@ std::vector<domain::Workspace> select_workspaces(Connection& conn) {
   const Result r =
       conn.query("SELECT id, name, created_at FROM workspaces ORDER BY created_at, id");
   std::vector<domain::Workspace> out;
-  for (int i = 0; i < r.rows(); ++i) {
-    const Row row(r, i);
-    out.push_back({{row.text(0)}, row.text(1), read_timestamp(row, 2)});
-  }
+  for (int i = 0; i < r.rows(); ++i) out.push_back(read_workspace(Row(r, i)));
   return out;
 }
 
 domain::Person insert_person(Connection& conn, PersonTable table, const domain::WorkspaceId& ws,
                              const domain::Person& person, domain::Timestamp now) {
-  domain::Person out = person;
-  out.id = domain::new_uuid_v7(now.unix_ms);
-  out.created_at = now;
+  const domain::Person out = new_person_record(person, now);
   // The table name comes from a closed enum, never from input.
   const std::string sql = std::string("INSERT INTO ") +
                           (table == PersonTable::kReps ? "reps" : "agents") +

@@ -3,12 +3,13 @@
 #include "store/sqlite/contact_queries.hpp"
 
 #include "domain/unicode_text.hpp"
-#include "domain/uuid.hpp"
 #include "store/folded_text.hpp"
 #include "store/json_string_array.hpp"
+#include "store/list_sort_keys.hpp"
+#include "store/new_records.hpp"
 #include "store/record_patches.hpp"
+#include "store/record_readers.hpp"
 #include "store/sqlite/list_page.hpp"
-#include "store/sqlite/row_values.hpp"
 
 namespace leadline::store::sqlite {
 
@@ -19,24 +20,6 @@ constexpr const char* kContactColumns =
     "c.profile_notes, c.last_activity, c.created_at, c.updated_at, "
     "(SELECT COUNT(*) FROM conversations cv WHERE cv.contact_id = c.id), "
     "(SELECT MAX(cv.created_at) FROM conversations cv WHERE cv.contact_id = c.id)";
-
-domain::Contact read_contact(const Query& q) {
-  domain::Contact c;
-  c.id.value = q.text(0);
-  c.first_name = q.text(1);
-  c.last_name = q.opt_text(2);
-  c.email = q.opt_text(3);
-  c.phone = q.opt_text(4);
-  c.company_name = q.opt_text(5);
-  c.tags = decode_string_array(q.text(6));
-  c.profile_notes = q.text(7);
-  c.last_activity = read_timestamp(q, 8);
-  c.created_at = read_timestamp(q, 9);
-  c.updated_at = read_timestamp(q, 10);
-  c.conversation_count = q.int64(11);
-  c.last_conversation_at = read_opt_timestamp(q, 12);
-  return c;
-}
 
 std::optional<domain::ContactId> other_contact_with_email(Connection& conn,
                                                           const domain::WorkspaceId& ws,
@@ -49,37 +32,12 @@ std::optional<domain::ContactId> other_contact_with_email(Connection& conn,
   return domain::ContactId{q.text(0)};
 }
 
-std::vector<SortKey> sort_keys(ContactSortField field) {
-  switch (field) {
-    case ContactSortField::kLastActivity:
-      return {{"c.last_activity", false}};
-    case ContactSortField::kEmail:
-      return {{"c.email_folded", true}};
-    case ContactSortField::kName:
-      return {{"c.first_name_folded", false}, {"c.last_name_folded", true}};
-    case ContactSortField::kCreatedAt:
-      break;
-  }
-  return {{"c.created_at", false}};
-}
-
 }  // namespace
 
 CreateResult<domain::Contact> insert_contact(Connection& conn, const domain::WorkspaceId& ws,
                                              const domain::NewContact& contact,
                                              domain::Timestamp now) {
-  domain::Contact out;
-  out.id.value = domain::new_uuid_v7(now.unix_ms);
-  out.first_name = contact.first_name;
-  out.last_name = contact.last_name;
-  out.email = contact.email;
-  out.phone = contact.phone;
-  out.company_name = contact.company_name;
-  out.tags = contact.tags;
-  out.profile_notes = contact.profile_notes;
-  out.created_at = contact.created_at.value_or(now);
-  out.updated_at = out.created_at;
-  out.last_activity = out.created_at;
+  const domain::Contact out = new_contact_record(contact, now);
   try {
     auto q = conn.query(
         "INSERT INTO contacts (id, workspace_id, first_name, last_name, email, phone, "
@@ -206,10 +164,10 @@ Page<domain::Contact> list_contacts(Connection& conn, const domain::WorkspaceId&
     sql.where += " AND EXISTS (SELECT 1 FROM json_each(c.tags) WHERE json_each.value = ?)";
     sql.params.emplace_back(*query.tag);
   }
-  sql.keys = sort_keys(query.sort.field);
+  sql.keys = contact_sort_keys(query.sort.field);
   sql.id_expr = "c.id";
   sql.direction = query.sort.direction;
-  return run_list<domain::Contact>(conn, sql, query.page, read_contact);
+  return run_list<domain::Contact>(conn, sql, query.page, read_contact<Query>);
 }
 
 }  // namespace leadline::store::sqlite

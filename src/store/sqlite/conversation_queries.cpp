@@ -2,12 +2,11 @@
 // last_message and message_count from the messages, all in one statement per page.
 #include "store/sqlite/conversation_queries.hpp"
 
-#include <stdexcept>
-
 #include "store/json_string_array.hpp"
+#include "store/list_sort_keys.hpp"
 #include "store/record_patches.hpp"
+#include "store/record_readers.hpp"
 #include "store/sqlite/list_page.hpp"
-#include "store/sqlite/row_values.hpp"
 #include "store/sqlite/workspace_queries.hpp"
 
 namespace leadline::store::sqlite {
@@ -25,47 +24,6 @@ constexpr const char* kConversationFrom =
     "conversations cv LEFT JOIN contacts ct ON ct.id = cv.contact_id "
     "LEFT JOIN agents a ON a.workspace_id = cv.workspace_id AND a.id = cv.agent_id";
 
-domain::ConversationStatus parse_status(const std::string& text) {
-  const auto status = domain::parse_conversation_status(text);
-  if (!status) throw std::runtime_error("stored conversation has unknown status " + text);
-  return *status;
-}
-
-domain::Conversation read_conversation(const Query& q) {
-  domain::Conversation c;
-  c.id.value = q.text(0);
-  c.source = q.text(1);
-  c.status = parse_status(q.text(2));
-  c.tags = decode_string_array(q.text(3));
-  c.created_at = read_timestamp(q, 4);
-  c.updated_at = read_timestamp(q, 5);
-  if (!q.is_null(6)) c.agent_id = domain::AgentId{q.text(6)};
-  if (!q.is_null(7)) c.department_id = domain::DepartmentId{q.text(7)};
-  c.visitor_name = q.opt_text(8);
-  c.visitor_last_name = q.opt_text(9);
-  c.visitor_email = q.opt_text(10);
-  c.visitor_phone = q.opt_text(11);
-  c.visitor_company = q.opt_text(12);
-  c.agent_name = q.opt_text(13);
-  c.agent_last_name = q.opt_text(14);
-  c.agent_email = q.opt_text(15);
-  c.last_message = q.opt_text(16);
-  c.message_count = q.int64(17);
-  return c;
-}
-
-domain::Message read_message(const Query& q) {
-  domain::Message m;
-  m.id.value = q.text(0);
-  m.sender_type = q.text(1);
-  m.content = q.text(2);
-  m.attachments_json = q.opt_text(3);
-  m.status = q.text(4);
-  m.created_at = read_timestamp(q, 5);
-  m.sender_name = q.opt_text(6);
-  return m;
-}
-
 std::optional<ConversationFields> select_patchable(Connection& conn, const domain::WorkspaceId& ws,
                                                    const domain::ConversationId& id) {
   auto q = conn.query(
@@ -73,16 +31,7 @@ std::optional<ConversationFields> select_patchable(Connection& conn, const domai
       "WHERE workspace_id = ? AND id = ?");
   q.bind_text(ws.value).bind_text(id.value);
   if (!q.step()) return std::nullopt;
-  ConversationFields f{parse_status(q.text(0)), decode_string_array(q.text(1)), std::nullopt,
-                       std::nullopt, read_timestamp(q, 4)};
-  if (!q.is_null(2)) f.agent_id = domain::AgentId{q.text(2)};
-  if (!q.is_null(3)) f.department_id = domain::DepartmentId{q.text(3)};
-  return f;
-}
-
-std::vector<SortKey> sort_keys(ConversationSortField field) {
-  if (field == ConversationSortField::kUpdatedAt) return {{"cv.updated_at", false}};
-  return {{"cv.created_at", false}};
+  return read_conversation_patchable(q);
 }
 
 }  // namespace
@@ -151,10 +100,10 @@ Page<domain::Conversation> list_conversations(Connection& conn, const domain::Wo
     sql.where += " AND EXISTS (SELECT 1 FROM json_each(cv.tags) WHERE json_each.value = ?)";
     sql.params.emplace_back(*query.tag);
   }
-  sql.keys = sort_keys(query.sort.field);
+  sql.keys = conversation_sort_keys(query.sort.field);
   sql.id_expr = "cv.id";
   sql.direction = query.sort.direction;
-  return run_list<domain::Conversation>(conn, sql, query.page, read_conversation);
+  return run_list<domain::Conversation>(conn, sql, query.page, read_conversation<Query>);
 }
 
 }  // namespace leadline::store::sqlite

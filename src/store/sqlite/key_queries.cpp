@@ -3,27 +3,12 @@
 
 #include "domain/uuid.hpp"
 #include "store/json_string_array.hpp"
-#include "store/sqlite/row_values.hpp"
+#include "store/record_columns.hpp"
+#include "store/record_readers.hpp"
 
 namespace leadline::store::sqlite {
 
 namespace {
-
-constexpr const char* kKeyColumns =
-    "id, workspace_id, name, prefix, scopes, allowed_ips, created_at, revoked_at";
-
-ApiKeyRecord read_key(const Query& q) {
-  ApiKeyRecord k;
-  k.id.value = q.text(0);
-  k.workspace_id.value = q.text(1);
-  k.name = q.text(2);
-  k.prefix = q.text(3);
-  k.scopes = static_cast<unsigned>(q.int64(4));
-  k.allowed_ips = decode_string_array(q.text(5));
-  k.created_at = read_timestamp(q, 6);
-  k.revoked_at = read_opt_timestamp(q, 7);
-  return k;
-}
 
 std::optional<ApiKeyRecord> select_key_by_id(Connection& conn, const domain::ApiKeyId& id) {
   auto q = conn.query(std::string("SELECT ") + kKeyColumns + " FROM api_keys WHERE id = ?");

@@ -2,10 +2,10 @@
 // migration runs.
 #include "store/sqlite/migration_runner.hpp"
 
-#include <stdexcept>
 #include <string>
 
 #include "domain/timestamp.hpp"
+#include "store/pending_migrations.hpp"
 
 namespace leadline::store::sqlite {
 
@@ -20,14 +20,7 @@ void apply_migrations(Connection& conn, const std::vector<Migration>& migrations
     q.step();
     current = q.int64(0);
   }
-  const std::int64_t known = migrations.empty() ? 0 : migrations.back().version;
-  if (current > known) {
-    throw std::runtime_error("database schema version " + std::to_string(current) +
-                             " is newer than this leadline build supports (" +
-                             std::to_string(known) + ")");
-  }
-  for (const Migration& m : migrations) {
-    if (m.version <= current) continue;
+  for (const Migration& m : pending_migrations(migrations, current)) {
     conn.exec(std::string(m.sql));
     auto q = conn.query("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)");
     q.bind_int(m.version).bind_text(m.name).bind_int(domain::now().unix_ms).run();

@@ -2,7 +2,8 @@
 #include "store/sqlite/workspace_queries.hpp"
 
 #include "domain/uuid.hpp"
-#include "store/sqlite/row_values.hpp"
+#include "store/new_records.hpp"
+#include "store/record_readers.hpp"
 
 namespace leadline::store::sqlite {
 
@@ -34,15 +35,13 @@ bool workspace_exists(Connection& conn, const domain::WorkspaceId& ws) {
 std::vector<domain::Workspace> select_workspaces(Connection& conn) {
   auto q = conn.query("SELECT id, name, created_at FROM workspaces ORDER BY created_at, id");
   std::vector<domain::Workspace> out;
-  while (q.step()) out.push_back({{q.text(0)}, q.text(1), read_timestamp(q, 2)});
+  while (q.step()) out.push_back(read_workspace(q));
   return out;
 }
 
 domain::Person insert_person(Connection& conn, PersonTable table, const domain::WorkspaceId& ws,
                              const domain::Person& person, domain::Timestamp now) {
-  domain::Person out = person;
-  out.id = domain::new_uuid_v7(now.unix_ms);
-  out.created_at = now;
+  const domain::Person out = new_person_record(person, now);
   // The table name comes from a closed enum, never from input.
   const std::string sql = std::string("INSERT INTO ") +
                           (table == PersonTable::kReps ? "reps" : "agents") +
