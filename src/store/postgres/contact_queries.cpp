@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "domain/unicode_text.hpp"
+#include "store/contact_folded_columns.hpp"
 #include "store/folded_text.hpp"
 #include "store/json_string_array.hpp"
 #include "store/list_sort_keys.hpp"
@@ -49,6 +50,7 @@ std::optional<domain::ContactId> other_contact_with_email(Connection& conn,
 // False when another contact of the workspace holds the folded e-mail.
 bool try_insert(Connection& conn, const domain::WorkspaceId& ws, const domain::Contact& c,
                 const std::optional<std::string>& metadata_json) {
+  const ContactFoldedColumns folded = contact_folded_columns(c);
   return conn.query(
                  "INSERT INTO contacts (id, workspace_id, first_name, last_name, email, phone, "
                  "company_name, tags, profile_notes, metadata, last_activity, created_at, "
@@ -71,16 +73,16 @@ bool try_insert(Connection& conn, const domain::WorkspaceId& ws, const domain::C
                      .int64(c.last_activity.unix_ms)
                      .int64(c.created_at.unix_ms)
                      .int64(c.updated_at.unix_ms)
-                     .text(domain::case_fold(c.first_name))
-                     .opt_text(fold_optional(c.last_name))
-                     .opt_text(fold_optional(c.email))
-                     .text(contact_search_text(c.first_name, c.last_name, c.email, c.phone,
-                                               c.company_name))
-                     .text(visitor_search_text(c.first_name, c.last_name, c.email, c.company_name)))
+                     .text(folded.first_name)
+                     .opt_text(folded.last_name)
+                     .opt_text(folded.email)
+                     .text(folded.search)
+                     .text(folded.visitor_search))
              .rows() == 1;
 }
 
 void write_contact(Connection& conn, const domain::WorkspaceId& ws, const domain::Contact& c) {
+  const ContactFoldedColumns folded = contact_folded_columns(c);
   conn.query(
       "UPDATE contacts SET first_name = $1, last_name = $2, email = $3, phone = $4, "
       "company_name = $5, tags = $6::jsonb, profile_notes = $7, last_activity = $8, "
@@ -96,11 +98,11 @@ void write_contact(Connection& conn, const domain::WorkspaceId& ws, const domain
           .text(c.profile_notes)
           .int64(c.last_activity.unix_ms)
           .int64(c.updated_at.unix_ms)
-          .text(domain::case_fold(c.first_name))
-          .opt_text(fold_optional(c.last_name))
-          .opt_text(fold_optional(c.email))
-          .text(contact_search_text(c.first_name, c.last_name, c.email, c.phone, c.company_name))
-          .text(visitor_search_text(c.first_name, c.last_name, c.email, c.company_name))
+          .text(folded.first_name)
+          .opt_text(folded.last_name)
+          .opt_text(folded.email)
+          .text(folded.search)
+          .text(folded.visitor_search)
           .text(ws.value)
           .text(c.id.value));
 }

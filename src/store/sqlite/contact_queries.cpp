@@ -3,6 +3,7 @@
 #include "store/sqlite/contact_queries.hpp"
 
 #include "domain/unicode_text.hpp"
+#include "store/contact_folded_columns.hpp"
 #include "store/folded_text.hpp"
 #include "store/json_string_array.hpp"
 #include "store/list_sort_keys.hpp"
@@ -38,6 +39,7 @@ CreateResult<domain::Contact> insert_contact(Connection& conn, const domain::Wor
                                              const domain::NewContact& contact,
                                              domain::Timestamp now) {
   const domain::Contact out = new_contact_record(contact, now);
+  const ContactFoldedColumns folded = contact_folded_columns(out);
   try {
     auto q = conn.query(
         "INSERT INTO contacts (id, workspace_id, first_name, last_name, email, phone, "
@@ -57,12 +59,11 @@ CreateResult<domain::Contact> insert_contact(Connection& conn, const domain::Wor
         .bind_int(out.last_activity.unix_ms)
         .bind_int(out.created_at.unix_ms)
         .bind_int(out.updated_at.unix_ms)
-        .bind_text(domain::case_fold(out.first_name))
-        .bind_opt_text(fold_optional(out.last_name))
-        .bind_opt_text(fold_optional(out.email))
-        .bind_text(contact_search_text(out.first_name, out.last_name, out.email, out.phone,
-                                       out.company_name))
-        .bind_text(visitor_search_text(out.first_name, out.last_name, out.email, out.company_name))
+        .bind_text(folded.first_name)
+        .bind_opt_text(folded.last_name)
+        .bind_opt_text(folded.email)
+        .bind_text(folded.search)
+        .bind_text(folded.visitor_search)
         .run();
   } catch (const SqliteError& e) {
     if (!e.is_unique_violation() || !out.email) throw;
@@ -107,6 +108,7 @@ UpdateResult<domain::Contact> update_contact(Connection& conn, const domain::Wor
   }
   next.updated_at = advance_updated_at(current->updated_at, now);
   next.last_activity = std::max(current->last_activity, next.updated_at);
+  const ContactFoldedColumns folded = contact_folded_columns(next);
   auto q = conn.query(
       "UPDATE contacts SET first_name = ?, last_name = ?, email = ?, phone = ?, "
       "company_name = ?, tags = ?, profile_notes = ?, last_activity = ?, updated_at = ?, "
@@ -121,13 +123,11 @@ UpdateResult<domain::Contact> update_contact(Connection& conn, const domain::Wor
       .bind_text(next.profile_notes)
       .bind_int(next.last_activity.unix_ms)
       .bind_int(next.updated_at.unix_ms)
-      .bind_text(domain::case_fold(next.first_name))
-      .bind_opt_text(fold_optional(next.last_name))
-      .bind_opt_text(fold_optional(next.email))
-      .bind_text(contact_search_text(next.first_name, next.last_name, next.email, next.phone,
-                                     next.company_name))
-      .bind_text(
-          visitor_search_text(next.first_name, next.last_name, next.email, next.company_name))
+      .bind_text(folded.first_name)
+      .bind_opt_text(folded.last_name)
+      .bind_opt_text(folded.email)
+      .bind_text(folded.search)
+      .bind_text(folded.visitor_search)
       .bind_text(ws.value)
       .bind_text(id.value)
       .run();
