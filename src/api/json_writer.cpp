@@ -1,16 +1,45 @@
 // Escaping follows RFC 8259; numbers use the shortest round-trip form (std::to_chars).
 #include "api/json_writer.hpp"
 
+#include <cstdint>
+#include <cstring>
+
 #include <charconv>
 #include <cmath>
 
 namespace leadline::api {
 
+namespace {
+
+constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+
+// True when some byte of `w` is a control character, '"' or '\\' (bit tricks from "Bit
+// Twiddling Hacks": a byte below n, a byte equal to c). Most text has none, so whole words are
+// skipped at once.
+bool word_needs_escape(std::uint64_t w) {
+  const std::uint64_t below_space = (w - kOnes * 0x20) & ~w & kHighs;
+  const std::uint64_t q = w ^ (kOnes * '"');
+  const std::uint64_t b = w ^ (kOnes * '\\');
+  const std::uint64_t quote = (q - kOnes) & ~q & kHighs;
+  const std::uint64_t backslash = (b - kOnes) & ~b & kHighs;
+  return (below_space | quote | backslash) != 0;
+}
+
+}  // namespace
+
 void append_json_string(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   out.push_back('"');
+  std::size_t clean = 0;
+  while (clean + 8 <= s.size()) {
+    std::uint64_t w;
+    std::memcpy(&w, s.data() + clean, 8);
+    if (word_needs_escape(w)) break;
+    clean += 8;
+  }
   std::size_t run = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
+  for (std::size_t i = clean; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     out.append(s.data() + run, i - run);
@@ -83,6 +112,14 @@ JsonWriter& JsonWriter::key(std::string_view k) {
   append_json_string(out_, k);
   out_.push_back(':');
   need_comma_ = false;
+  return *this;
+}
+
+JsonWriter& JsonWriter::timestamp(domain::Timestamp t) {
+  separate();
+  out_.push_back('"');
+  domain::append_iso8601(out_, t);
+  out_.push_back('"');
   return *this;
 }
 

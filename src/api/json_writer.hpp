@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "domain/timestamp.hpp"
+
 namespace leadline::api {
 
 class JsonWriter {
@@ -27,6 +29,8 @@ class JsonWriter {
   JsonWriter& null();
   // Already-serialized JSON (e.g. stored metadata or attachments).
   JsonWriter& raw(std::string_view json);
+  // An ISO 8601 UTC timestamp string, written in place.
+  JsonWriter& timestamp(domain::Timestamp t);
 
   JsonWriter& optional_string(const std::optional<std::string>& s) {
     return s ? string(*s) : null();

@@ -6,14 +6,14 @@ namespace leadline::api {
 namespace {
 
 void timestamp(JsonWriter& w, std::string_view key, domain::Timestamp t) {
-  w.key(key).string(domain::format_iso8601(t));
+  w.key(key).timestamp(t);
 }
 
 void optional_timestamp(JsonWriter& w, std::string_view key,
                         const std::optional<domain::Timestamp>& t) {
   w.key(key);
   if (t) {
-    w.string(domain::format_iso8601(*t));
+    w.timestamp(*t);
   } else {
     w.null();
   }

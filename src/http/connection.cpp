@@ -47,8 +47,12 @@ std::uint32_t header_limit_of(const ServerConfig& config) {
 }  // namespace
 
 Connection::Connection(asio::ip::tcp::socket socket, const ServerConfig& config, Handler& handler,
-                       ConnectionRegistry& registry)
-    : stream_(std::move(socket)), config_(config), handler_(handler), registry_(registry) {
+                       ConnectionRegistry& registry, asio::thread_pool& blocking_pool)
+    : stream_(std::move(socket)),
+      config_(config),
+      handler_(handler),
+      registry_(registry),
+      blocking_pool_(blocking_pool) {
   error_code ec;
   const auto remote = stream_.socket().remote_endpoint(ec);
   if (!ec) peer_ip_ = remote.address().to_string();
@@ -193,8 +197,22 @@ void Connection::respond() {
   const auto& message = parser_->get();
   adapt_request(message, peer_ip_, request_);
   response_.reset();
-  // Synchronous on this worker thread: the handler's blocking store work is meant to run here.
+  if (handler_.may_wait(request_)) {
+    // Nothing else touches this connection until the response is written, so the pool thread
+    // may use request_ and response_; the result comes back to the connection's strand.
+    asio::post(blocking_pool_, [self = shared_from_this()] {
+      handle_guarded(self->handler_, self->request_, self->response_);
+      asio::post(self->stream_.get_executor(), [self] { self->send_handled_response(); });
+    });
+    return;
+  }
+  // Quick requests run on this I/O thread: a hop to another thread would cost more than them.
   handle_guarded(handler_, request_, response_);
+  send_handled_response();
+}
+
+void Connection::send_handled_response() {
+  const auto& message = parser_->get();
   write_response(ResponseFraming{
       .keep_alive = message.keep_alive() && !response_.close && !registry_.stopping(),
       .announce_keep_alive = message.version() < 11,

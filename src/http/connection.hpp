@@ -5,6 +5,7 @@
 #include <array>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/parser.hpp>
@@ -25,7 +26,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
  public:
   // Takes over a slot the accept loop obtained with ConnectionRegistry::try_admit.
   Connection(boost::asio::ip::tcp::socket socket, const ServerConfig& config, Handler& handler,
-             ConnectionRegistry& registry);
+             ConnectionRegistry& registry, boost::asio::thread_pool& blocking_pool);
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -47,6 +48,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void read_body();
   void on_body(boost::system::error_code ec);
   void respond();
+  void send_handled_response();
   void refuse(unsigned status);
   void write_response(const ResponseFraming& framing);
   void on_written(boost::system::error_code ec);
@@ -58,6 +60,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   const ServerConfig& config_;
   Handler& handler_;
   ConnectionRegistry& registry_;
+  boost::asio::thread_pool& blocking_pool_;
   ConnectionRegistry::Entry entry_{};
   bool enlisted_ = false;
   Phase phase_ = Phase::reading_head;

@@ -6,6 +6,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <memory>
 #include <string>
 
@@ -18,7 +19,7 @@ namespace leadline::http {
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
   Listener(boost::asio::io_context& ioc, const ServerConfig& config, Handler& handler,
-           ConnectionRegistry& registry);
+           ConnectionRegistry& registry, boost::asio::thread_pool& blocking_pool);
 
   // Binds (with SO_REUSEADDR) and listens; returns the bound "HOST:PORT".
   // Throws std::runtime_error naming the address when that fails.
@@ -37,6 +38,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   const ServerConfig& config_;
   Handler& handler_;
   ConnectionRegistry& registry_;
+  boost::asio::thread_pool& blocking_pool_;
   boost::asio::strand<boost::asio::io_context::executor_type> strand_;
   boost::asio::ip::tcp::acceptor acceptor_;
   boost::asio::steady_timer retry_timer_;

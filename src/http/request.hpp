@@ -47,6 +47,10 @@ class Handler {
  public:
   virtual ~Handler() = default;
   virtual void handle(const Request& request, Response& response) = 0;
+  // True for requests whose handling may wait on others (a durable write waiting for its group
+  // commit). The server runs those on its blocking pool, so the waiting never holds an I/O
+  // thread and many such requests can wait, and be committed, together.
+  virtual bool may_wait(const Request&) const { return false; }
   // The HTTP layer's own refusals (413, 431, 400 malformed, 503 over connection limit) are
   // rendered by the handler so that every error shares one envelope.
   virtual void render_refusal(unsigned status, std::string_view reason, Response& response) = 0;

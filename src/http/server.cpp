@@ -8,6 +8,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <exception>
 #include <iostream>
 #include <stdexcept>
@@ -73,6 +74,8 @@ struct Server::Impl {
   asio::io_context ioc;
   asio::strand<asio::io_context::executor_type> strand{ioc.get_executor()};
   asio::steady_timer drain_deadline{strand};
+  // Declared after the io_context, so it is joined first: its tasks hold connections.
+  asio::thread_pool blocking_pool{std::max(1u, config.blocking_threads)};
   std::shared_ptr<Listener> listener;
   std::atomic<bool> stop_requested{false};
 };
@@ -84,8 +87,8 @@ Server::~Server() = default;
 
 std::string Server::listen() {
   if (impl_->listener) throw std::logic_error("Server::listen called twice");
-  auto listener =
-      std::make_shared<Listener>(impl_->ioc, impl_->config, impl_->handler, impl_->registry);
+  auto listener = std::make_shared<Listener>(impl_->ioc, impl_->config, impl_->handler,
+                                             impl_->registry, impl_->blocking_pool);
   std::string address = listener->open();
   impl_->listener = std::move(listener);
   impl_->listener->start();

@@ -101,8 +101,29 @@ ListStatements build_list_statements(const ListSql& sql, const PageRequest& page
   st.page_sql += " LIMIT " + dialect.placeholder(st.page_params.size());
   st.page_params.emplace_back(std::max<std::int64_t>(page.offset, 0));
   st.page_sql += " OFFSET " + dialect.placeholder(st.page_params.size());
-  st.count_sql = "SELECT COUNT(*) FROM " + sql.from + " WHERE " + sql.where;
+  if (!sql.count_sql.empty()) {
+    st.count_sql = sql.count_sql;
+    st.count_params = sql.count_params;
+  } else {
+    st.count_sql = "SELECT COUNT(*) FROM " + (sql.count_from.empty() ? sql.from : sql.count_from) +
+                   " WHERE " + sql.where;
+    st.count_params = sql.params;
+  }
   return st;
+}
+
+void count_from_record_counts(ListSql& sql, std::string_view record_type, const std::string& ws,
+                              const std::optional<std::string>& bucket, const SqlDialect& dialect) {
+  sql.count_params = {ws, std::string(record_type)};
+  // CAST: PostgreSQL's SUM of bigint is numeric.
+  sql.count_sql =
+      "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM record_counts WHERE "
+      "workspace_id = " +
+      dialect.placeholder(1) + " AND record_type = " + dialect.placeholder(2);
+  if (bucket) {
+    sql.count_params.emplace_back(*bucket);
+    sql.count_sql += " AND bucket = " + dialect.placeholder(3);
+  }
 }
 
 }  // namespace leadline::store

@@ -2,6 +2,7 @@
 // match, for either backend; values are always bound, never spliced in.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,16 @@ struct ListSql {
   std::vector<SortKey> keys;
   std::string_view id_expr;
   SortDirection direction = SortDirection::kDesc;
+  // How total_count is found. Empty: COUNT(*) over `from` and `where`, or over `count_from`
+  // and `where` when the joins of `from` never change the count. Else its own statement
+  // (e.g. the counts the triggers keep), taking `count_params`.
+  std::string count_from;
+  std::string count_sql;
+  std::vector<SortValue> count_params;
+  // Set by a search through an index whose matches the planner cannot estimate: the same
+  // filters (same parameters), written so that the page is read from the matches rather than
+  // by walking the sort order. The better plan when the count shows few matches.
+  std::string match_driven_where;
 
   // Appends `v` to params and returns its placeholder, for building `where`.
   std::string bind(SortValue v, const SqlDialect& dialect);
@@ -27,8 +38,14 @@ struct ListSql {
 struct ListStatements {
   std::string page_sql;  // selects the row, then the id, then the sort key values
   std::vector<SortValue> page_params;
-  std::string count_sql;  // takes ListSql::params
+  std::string count_sql;
+  std::vector<SortValue> count_params;
 };
+
+// Counts a list whose only filters are the workspace and, optionally, the record's bucket (a
+// lead's pipeline_stage, a conversation's status) from record_counts, which triggers keep.
+void count_from_record_counts(ListSql& sql, std::string_view record_type, const std::string& ws,
+                              const std::optional<std::string>& bucket, const SqlDialect& dialect);
 
 // The page asks for limit + 1 rows: the one beyond the page only says that there is more.
 ListStatements build_list_statements(const ListSql& sql, const PageRequest& page,

@@ -114,6 +114,10 @@ class Store {
   // Secret for cursor HMACs; created with the database so every instance shares it.
   virtual std::string cursor_secret() = 0;
 
+  // True when every call waits on a network round trip (a database server), so callers should
+  // not make it on a thread that many others depend on.
+  virtual bool remote() const { return false; }
+
   // Workspaces and the people records the operator manages.
   virtual domain::Workspace create_workspace(const std::string& name) = 0;
   virtual bool workspace_exists(const WorkspaceId& ws) = 0;

@@ -29,6 +29,32 @@ TEST(JsonWriter, EscapesAndRoundTrips) {
   EXPECT_EQ(v.at("a").as_array().size(), 2u);
 }
 
+// Clean text is skipped eight bytes at a time: every escapable byte must still be caught at
+// every offset within and across those words, and bytes >= 0x80 must never count as escapable.
+TEST(JsonWriter, EscapesAtEveryOffsetOfLongText) {
+  for (const char special : {'"', '\\', '\n', '\x1f', '\0', '\x7f'}) {
+    for (std::size_t at = 0; at < 24; ++at) {
+      // Insertions stay in the ASCII part, so the UTF-8 after it stays whole.
+      std::string text = "abcdefghijklmnopqrstuvwxyz\xc3\xa9\xe2\x82\xac";
+      text.insert(at, 1, special);
+      std::string out;
+      JsonWriter(out).string(text);
+      EXPECT_EQ(std::string(boost::json::parse(out).as_string()), text) << "offset " << at;
+      const bool escaped = special != '\x7f';
+      EXPECT_EQ(out.size(),
+                text.size() + 2 + (escaped ? (special < 0x20 && special != '\n' ? 5 : 1) : 0))
+          << "offset " << at;
+    }
+  }
+}
+
+TEST(JsonWriter, TimestampsAreIsoStrings) {
+  std::string out;
+  JsonWriter w(out);
+  w.begin_array().timestamp({0}).timestamp({1'764'140'000'123}).end_array();
+  EXPECT_EQ(out, R"(["1970-01-01T00:00:00.000Z","2025-11-26T06:53:20.123Z"])");
+}
+
 TEST(JsonWriter, NegativeZeroIsWrittenAsZero) {
   std::string out;
   JsonWriter(out).number(-0.0);

@@ -7,6 +7,10 @@
 #include <thread>
 #include <utility>
 
+#include "store/postgres/postgres_migrations.hpp"
+#include "store/sqlite/migration_runner.hpp"
+#include "store/sqlite/sqlite_connection.hpp"
+#include "store/sqlite/sqlite_migrations.hpp"
 #include "store_test_fixture.hpp"
 
 namespace leadline::store::testing {
@@ -39,6 +43,12 @@ int postgres_migration_rows(const std::string& url) {
 int migration_rows(const std::string& url) {
   if (url.starts_with("sqlite:")) return sqlite_migration_rows(url.substr(7));
   return postgres_migration_rows(url);
+}
+
+// How many migrations this build knows for the database of `url`: one row each once applied.
+int known_migrations(const std::string& url) {
+  if (url.starts_with("sqlite:")) return static_cast<int>(sqlite::migrations().size());
+  return static_cast<int>(postgres::migrations().size());
 }
 
 TEST(OpenStoreTest, RejectsUnsupportedUrls) {
@@ -78,7 +88,7 @@ TEST_P(StoreTest, ReopeningKeepsDataAndAppliesMigrationsOnce) {
   store_.reset();
   store_ = open_store(url());
   store_ = open_store(url());
-  EXPECT_EQ(migration_rows(url()), 1);
+  EXPECT_EQ(migration_rows(url()), known_migrations(url()));
   EXPECT_TRUE(store_->get_lead(ws_, lead.id).has_value());
   EXPECT_EQ(store_->cursor_secret(), secret);
 }
@@ -120,7 +130,7 @@ TEST_P(StoreTest, SimultaneousOpensOfAFreshDatabaseMigrateOnce) {
     });
   }
   for (auto& t : threads) t.join();
-  EXPECT_EQ(migration_rows(fresh), 1);
+  EXPECT_EQ(migration_rows(fresh), known_migrations(fresh));
   for (const auto& s : stores) EXPECT_EQ(s->cursor_secret(), stores[0]->cursor_secret());
 }
 
@@ -148,6 +158,41 @@ TEST_P(StoreTest, WorkspacesAndPeople) {
   const auto dept = store_->add_department(ws_, "Sales");
   EXPECT_EQ(dept.name, "Sales");
   EXPECT_EQ(dept.id.value.size(), 36u);
+}
+
+}  // namespace
+}  // namespace leadline::store::testing
+
+namespace leadline::store::testing {
+namespace {
+
+// A database written by a build that knew only 0001 gains counts and search indexes that
+// cover the rows it already holds.
+TEST(OpenStoreTest, SqliteUpgradeCountsAndIndexesExistingRows) {
+  TempDir dir;
+  const std::string path = (dir.path() / "old.db").string();
+  {
+    sqlite::Connection old(path);
+    sqlite::apply_migrations(old, {sqlite::migrations().front()});
+    old.exec(
+        "INSERT INTO workspaces (id, name, created_at) VALUES ('w1', 'Old', 1);"
+        "INSERT INTO leads (id, workspace_id, visitor_name, pipeline_stage, source, created_at, "
+        "updated_at, visitor_name_folded, search_folded) VALUES "
+        "('l1', 'w1', 'Zephyr One', 'new', 'api', 1, 1, 'zephyr one', 'zephyr one'),"
+        "('l2', 'w1', 'Other', 'lost', 'api', 2, 2, 'other', 'other'),"
+        "('l3', 'w1', 'Zephyr Two', 'lost', 'api', 3, 3, 'zephyr two', 'zephyr two');");
+  }
+  const auto store = open_store("sqlite:" + path);
+  const domain::WorkspaceId ws{"w1"};
+  EXPECT_EQ(store->list_leads(ws, {}).total_count, 3);
+  LeadListQuery lost;
+  lost.stage = domain::PipelineStage::kLost;
+  EXPECT_EQ(store->list_leads(ws, lost).total_count, 2);
+  LeadListQuery search;
+  search.search_folded = "zephyr";
+  const auto found = store->list_leads(ws, search);
+  EXPECT_EQ(found.total_count, 2);
+  EXPECT_EQ(found.items.size(), 2u);
 }
 
 }  // namespace

@@ -195,6 +195,9 @@ Page<domain::Contact> list_contacts(Connection& conn, const domain::WorkspaceId&
   if (query.tag) {
     sql.where += " AND c.tags @> " + bind(sql, encode_string_array({*query.tag})) + "::jsonb";
   }
+  if (query.search_folded.empty() && !query.tag) {
+    count_from_record_counts(sql, "contact", ws.value, std::nullopt, postgres_dialect());
+  }
   sql.keys = contact_sort_keys(query.sort.field);
   sql.id_expr = "c.id";
   sql.direction = query.sort.direction;

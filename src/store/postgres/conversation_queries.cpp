@@ -105,6 +105,12 @@ Page<domain::Conversation> list_conversations(Connection& conn, const domain::Wo
   if (query.tag) {
     sql.where += " AND cv.tags @> " + bind(sql, encode_string_array({*query.tag})) + "::jsonb";
   }
+  if (query.search_folded.empty() && !query.tag) {
+    count_from_record_counts(
+        sql, "conversation", ws.value,
+        query.status ? std::optional<std::string>(domain::to_string(*query.status)) : std::nullopt,
+        postgres_dialect());
+  }
   sql.keys = conversation_sort_keys(query.sort.field);
   sql.id_expr = "cv.id";
   sql.direction = query.sort.direction;

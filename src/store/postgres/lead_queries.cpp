@@ -116,6 +116,12 @@ ListSql lead_list_sql(const domain::WorkspaceId& ws, const LeadListQuery& query)
   if (!query.search_folded.empty()) {
     // Served by the trigram index on search_folded.
     sql.where += " AND l.search_folded LIKE " + bind(sql, contains_pattern(query.search_folded));
+    sql.count_from = "leads l";
+  } else {
+    count_from_record_counts(
+        sql, "lead", ws.value,
+        query.stage ? std::optional<std::string>(domain::to_string(*query.stage)) : std::nullopt,
+        postgres_dialect());
   }
   sql.keys = lead_sort_keys(query.sort.field);
   sql.id_expr = "l.id";

@@ -47,7 +47,7 @@ Page<T> run_list(Connection& conn, const ListSql& sql, const PageRequest& page, 
   }
   if (!out.has_more) out.next_position.reset();
   Params count_params;
-  for (const SqlValue& p : sql.params) count_params.value(p);
+  for (const SqlValue& p : st.count_params) count_params.value(p);
   out.total_count = conn.query(st.count_sql, count_params).int64(0, 0);
   return out;
 }

@@ -26,6 +26,7 @@ class PostgresStore final : public Store {
   explicit PostgresStore(const std::string& url, std::size_t pool_size = kDefaultPoolSize);
 
   std::string cursor_secret() override;
+  bool remote() const override { return true; }
 
   domain::Workspace create_workspace(const std::string& name) override;
   bool workspace_exists(const WorkspaceId& ws) override;

@@ -155,14 +155,15 @@ Page<domain::Contact> list_contacts(Connection& conn, const domain::WorkspaceId&
   sql.from = "contacts c";
   sql.where = "c.workspace_id = ?";
   sql.params.emplace_back(ws.value);
-  if (!query.search_folded.empty()) {
-    // instr, unlike LIKE, has no wildcard characters: %, _ and \ match themselves.
-    sql.where += " AND instr(c.search_folded, ?) > 0";
-    sql.params.emplace_back(query.search_folded);
-  }
   if (query.tag) {
     sql.where += " AND EXISTS (SELECT 1 FROM json_each(c.tags) WHERE json_each.value = ?)";
     sql.params.emplace_back(*query.tag);
+  }
+  if (!query.search_folded.empty()) {
+    add_search(sql, "c", "contacts_search", "search_folded", query.search_folded, sql.from);
+  }
+  if (query.search_folded.empty() && !query.tag) {
+    count_from_record_counts(sql, "contact", ws.value, std::nullopt, sqlite_dialect());
   }
   sql.keys = contact_sort_keys(query.sort.field);
   sql.id_expr = "c.id";

@@ -90,15 +90,20 @@ Page<domain::Conversation> list_conversations(Connection& conn, const domain::Wo
     sql.where += " AND cv.status = ?";
     sql.params.emplace_back(std::string(domain::to_string(*query.status)));
   }
-  if (!query.search_folded.empty()) {
-    // Matches the linked contact's first, last, e-mail and company (not phone); instr has no
-    // wildcard characters. Unlinked conversations never match a search.
-    sql.where += " AND instr(ct.visitor_search_folded, ?) > 0";
-    sql.params.emplace_back(query.search_folded);
-  }
   if (query.tag) {
     sql.where += " AND EXISTS (SELECT 1 FROM json_each(cv.tags) WHERE json_each.value = ?)";
     sql.params.emplace_back(*query.tag);
+  }
+  if (!query.search_folded.empty()) {
+    // Matches the linked contact's first, last, e-mail and company (not phone). Unlinked
+    // conversations never match a search.
+    add_search(sql, "ct", "contacts_visitor_search", "visitor_search_folded", query.search_folded);
+  }
+  if (query.search_folded.empty() && !query.tag) {
+    count_from_record_counts(
+        sql, "conversation", ws.value,
+        query.status ? std::optional<std::string>(domain::to_string(*query.status)) : std::nullopt,
+        sqlite_dialect());
   }
   sql.keys = conversation_sort_keys(query.sort.field);
   sql.id_expr = "cv.id";

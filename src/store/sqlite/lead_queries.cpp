@@ -111,9 +111,13 @@ Page<domain::Lead> list_leads(Connection& conn, const domain::WorkspaceId& ws,
     sql.params.emplace_back(std::string(domain::to_string(*query.stage)));
   }
   if (!query.search_folded.empty()) {
-    // instr, unlike LIKE, has no wildcard characters: %, _ and \ match themselves.
-    sql.where += " AND instr(l.search_folded, ?) > 0";
-    sql.params.emplace_back(query.search_folded);
+    sql.count_from = "leads l";
+    add_search(sql, "l", "leads_search", "search_folded", query.search_folded, sql.count_from);
+  } else {
+    count_from_record_counts(
+        sql, "lead", ws.value,
+        query.stage ? std::optional<std::string>(domain::to_string(*query.stage)) : std::nullopt,
+        sqlite_dialect());
   }
   sql.keys = lead_sort_keys(query.sort.field);
   sql.id_expr = "l.id";

@@ -154,12 +154,13 @@ Page<domain::Conversation> SqliteStore::list_conversations(const WorkspaceId& ws
 
 std::variant<ImportCounts, ImportFailure> SqliteStore::import_batch(
     const WorkspaceId& ws, const std::vector<ImportItem>& items) {
-  std::lock_guard lock(writer_mutex_);
-  Transaction tx(*writer_, Transaction::Kind::kWrite);
-  auto result = import_items(*writer_, ws, items, domain::now());
-  // A failure returns without commit: the transaction's destructor rolls everything back.
-  if (std::holds_alternative<ImportCounts>(result)) tx.commit();
-  return result;
+  std::optional<std::variant<ImportCounts, ImportFailure>> result;
+  // A failure keeps nothing: the batch's savepoint is rolled back.
+  group_.run([&](Connection& c) {
+    result.emplace(import_items(c, ws, items, domain::now()));
+    return std::holds_alternative<ImportCounts>(*result);
+  });
+  return std::move(*result);
 }
 
 }  // namespace leadline::store::sqlite

@@ -2,19 +2,20 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
+#include <optional>
 #include <string>
 #include <type_traits>
 
+#include "store/sqlite/group_commit.hpp"
 #include "store/sqlite/reader_pool.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
 #include "store/store.hpp"
 
 namespace leadline::store::sqlite {
 
-// One writer connection behind a mutex, each write one BEGIN IMMEDIATE transaction; reads use
-// pooled connections of their own, so they never queue behind writes (WAL lets them run
-// alongside the writer).
+// One writer connection; concurrent writes share its transactions through group commit, so a
+// burst of writes costs one fsync, not one each. Reads use pooled connections of their own, so
+// they never queue behind writes (WAL lets them run alongside the writer).
 class SqliteStore final : public Store {
  public:
   // Opens or creates the file, applies migrations. Throws std::runtime_error when it cannot.
@@ -66,18 +67,22 @@ class SqliteStore final : public Store {
       const WorkspaceId& ws, const std::vector<ImportItem>& items) override;
 
  private:
-  // Runs `f(Connection&)` as one write transaction on the writer connection.
+  // Runs `f(Connection&)` on the writer connection and returns once its changes are durable.
   template <class F>
   auto write(F&& f) {
-    std::lock_guard lock(writer_mutex_);
-    Transaction tx(*writer_, Transaction::Kind::kWrite);
-    if constexpr (std::is_void_v<decltype(f(*writer_))>) {
-      f(*writer_);
-      tx.commit();
+    using Result = decltype(f(*writer_));
+    if constexpr (std::is_void_v<Result>) {
+      group_.run([&](Connection& c) {
+        f(c);
+        return true;
+      });
     } else {
-      auto result = f(*writer_);
-      tx.commit();
-      return result;
+      std::optional<Result> result;
+      group_.run([&](Connection& c) {
+        result.emplace(f(c));
+        return true;
+      });
+      return std::move(*result);
     }
   }
 
@@ -97,8 +102,8 @@ class SqliteStore final : public Store {
     return result;
   }
 
-  std::mutex writer_mutex_;
   std::unique_ptr<Connection> writer_;
+  GroupCommit group_{*writer_};
   ReaderPool readers_;
   std::string cursor_secret_;
 };

@@ -1,0 +1,66 @@
+// The leader/follower loop of group commit: whoever finds no commit under way takes everyone
+// waiting as its batch, so batches grow exactly as fast as fsync falls behind the writers.
+#include "store/sqlite/group_commit.hpp"
+
+namespace leadline::store::sqlite {
+
+void GroupCommit::run(const std::function<bool(Connection&)>& work) {
+  Member self{work, nullptr, false};
+  std::unique_lock lock(mutex_);
+  waiting_.push_back(&self);
+  while (!self.done) {
+    if (committing_) {
+      finished_.wait(lock);
+      continue;
+    }
+    committing_ = true;
+    std::vector<Member*> batch;
+    batch.swap(waiting_);
+    lock.unlock();
+    commit(batch);
+    lock.lock();
+    for (Member* member : batch) member->done = true;
+    committing_ = false;
+    finished_.notify_all();
+  }
+  if (self.error) std::rethrow_exception(self.error);
+}
+
+void GroupCommit::commit(const std::vector<Member*>& batch) {
+  try {
+    Transaction tx(conn_, Transaction::Kind::kWrite);
+    for (Member* member : batch) {
+      if (!run_member(*member)) {
+        // SQLite rolled the whole transaction back (I/O error, disk full): nobody's changes
+        // survive, so nobody may report success.
+        const auto lost = member->error;
+        for (Member* m : batch) {
+          if (!m->error) m->error = lost;
+        }
+        return;
+      }
+    }
+    tx.commit();
+  } catch (...) {
+    const auto error = std::current_exception();
+    for (Member* member : batch) {
+      if (!member->error) member->error = error;
+    }
+  }
+}
+
+bool GroupCommit::run_member(Member& member) {
+  conn_.query("SAVEPOINT group_member").run();
+  bool keep = false;
+  try {
+    keep = member.work(conn_);
+  } catch (...) {
+    member.error = std::current_exception();
+  }
+  if (!conn_.in_transaction()) return false;
+  if (!keep) conn_.query("ROLLBACK TO group_member").run();
+  conn_.query("RELEASE group_member").run();
+  return true;
+}
+
+}  // namespace leadline::store::sqlite

@@ -1,0 +1,43 @@
+// Group commit: writers that arrive while a transaction commits share the next one, and so its
+// fsync. Each writer's work runs in a savepoint of its own, so one failing or rolled-back member
+// never touches the others, and each returns only once the transaction holding it committed.
+#pragma once
+
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+#include "store/sqlite/sqlite_connection.hpp"
+
+namespace leadline::store::sqlite {
+
+class GroupCommit {
+ public:
+  explicit GroupCommit(Connection& conn) : conn_(conn) {}
+
+  // Runs `work` in the next shared write transaction and returns after it committed. `work`
+  // returns false to undo its own changes. An exception from `work` undoes its changes and is
+  // rethrown here; so is a failed COMMIT, to every member of that transaction.
+  void run(const std::function<bool(Connection&)>& work);
+
+ private:
+  struct Member {
+    const std::function<bool(Connection&)>& work;
+    std::exception_ptr error;
+    bool done = false;
+  };
+
+  void commit(const std::vector<Member*>& batch);
+  // Runs one member inside its savepoint. False when the transaction itself was lost.
+  bool run_member(Member& member);
+
+  Connection& conn_;
+  std::mutex mutex_;
+  std::condition_variable finished_;
+  std::vector<Member*> waiting_;
+  bool committing_ = false;
+};
+
+}  // namespace leadline::store::sqlite
