@@ -20,6 +20,7 @@ class JsonWriter {
   JsonWriter& end_object();
   JsonWriter& begin_array();
   JsonWriter& end_array();
+  // `k` is written as is: field names are constants of this code base, never client text.
   JsonWriter& key(std::string_view k);
 
   JsonWriter& string(std::string_view s);

@@ -55,14 +55,22 @@ port_in_use() {
   (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
 }
 
+# Tests trade durability for speed (a test kills leadline, never this server). The benchmark
+# sets PG_DURABLE=1 to measure writes as a production server makes them: every commit flushed.
+if [[ ${PG_DURABLE:-0} == 1 ]]; then
+  durability="-c fsync=on -c full_page_writes=on -c synchronous_commit=on \
+              -c shared_buffers=256MB -c max_wal_size=1GB"
+else
+  durability="-c fsync=off -c full_page_writes=off -c synchronous_commit=off \
+              -c shared_buffers=64MB -c max_wal_size=64MB -c min_wal_size=32MB"
+fi
+
 # Starts the server of $srv/data on port $1; fails when it does not come up.
 start_server() {
   local port=$1
   as_server_user "$BIN/pg_ctl" -D "$srv/data" -l "$srv/server.log" -w -t 60 \
     -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories='$srv' \
-        -c fsync=off -c full_page_writes=off -c synchronous_commit=off \
-        -c max_connections=300 -c shared_buffers=64MB \
-        -c max_wal_size=64MB -c min_wal_size=32MB" \
+        $durability -c max_connections=300" \
     start >/dev/null
 }
 

@@ -3,6 +3,8 @@
 
 #include <sqlite3.h>
 
+#include <mutex>
+
 #include <utility>
 
 namespace leadline::store::sqlite {
@@ -148,7 +150,20 @@ SqlValue Query::value(int col) const {
   }
 }
 
+namespace {
+
+// SQLite's allocation statistics take a process-wide mutex on every allocation, which every
+// reader thread would contend for; nothing here reads them. This must precede SQLite's
+// initialisation, so it is done once before the first connection opens.
+void configure_sqlite_once() {
+  static std::once_flag once;
+  std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
+}
+
+}  // namespace
+
 Connection::Connection(const std::string& path) {
+  configure_sqlite_once();
   const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
   const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) {
