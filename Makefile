@@ -117,3 +117,48 @@ fuzz: fuzz-build
 # Seed corpus + regressions replayed, then FUZZ_SMOKE_SECONDS per target.
 fuzz-smoke: fuzz-build
 	FUZZ_JOBS=$(FUZZ_JOBS) fuzz/run.sh smoke $(FUZZ_BUILD_DIR) $(FUZZ_SMOKE_SECONDS)
+
+# --- benchmarks (BENCHMARKS.md) ---
+# `make bench`: a Release build in its own directory, a deterministic dataset (100k leads, 100k
+# contacts, 20k conversations x 10 messages), then every scenario with wrk against leadline (SQLite,
+# then PostgreSQL) and against nginx serving the very same bytes. Not part of `make test`.
+# Tables: $(BENCH_DIR)/results/*.md; raw wrk output: $(BENCH_DIR)/results/raw/.
+#   make bench BENCH_SECONDS=10    seconds per scenario and server (default 10)
+#   make bench-large               1,000,000 leads
+#   make bench-growth              list/search/deep-cursor at 10k, 100k and 1M leads (SQLite)
+#   make bench BENCH_ARGS='--backends sqlite'   (more knobs: see the header of bench/run.sh)
+BENCH_DIR          ?= build-bench
+BENCH_SECONDS      ?= 10
+BENCH_JOBS         ?= $(JOBS)
+BENCH_ARGS         ?=
+# What the benchmark needs beyond the build and test packages (DEB_PACKAGES, which bring
+# postgresql): the load generator, the static-file baseline and curl for the set-up requests.
+BENCH_DEB_PACKAGES := wrk nginx curl
+
+.PHONY: bench-deps bench-build bench bench-large bench-growth
+
+bench-deps:
+	@missing=""; for p in $(BENCH_DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+# The product's Release build without tests, plus the bench tools (bench/CMakeLists.txt) as a
+# separate small CMake project, so the root CMakeLists.txt stays as it is.
+bench-build: deps bench-deps
+	cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DLEADLINE_BUILD_TESTS=OFF
+	cmake --build $(BENCH_DIR) -j $(BENCH_JOBS) --target leadline
+	cmake -S bench -B $(BENCH_DIR)/tools -G Ninja -DCMAKE_BUILD_TYPE=Release
+	cmake --build $(BENCH_DIR)/tools -j $(BENCH_JOBS)
+
+bench: bench-build
+	BENCH_BUILD=$(BENCH_DIR) BENCH_SECONDS=$(BENCH_SECONDS) bench/run.sh $(BENCH_ARGS)
+
+bench-large: bench-build
+	BENCH_BUILD=$(BENCH_DIR) BENCH_SECONDS=$(BENCH_SECONDS) bench/run.sh --large $(BENCH_ARGS)
+
+bench-growth: bench-build
+	BENCH_BUILD=$(BENCH_DIR) BENCH_SECONDS=$(BENCH_SECONDS) bench/run.sh --growth $(BENCH_ARGS)
