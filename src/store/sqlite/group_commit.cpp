@@ -5,23 +5,33 @@
 namespace leadline::store::sqlite {
 
 void GroupCommit::run(const std::function<bool(Connection&)>& work) {
-  Member self{work, nullptr, false};
+  Member self(work);
   std::unique_lock lock(mutex_);
   waiting_.push_back(&self);
-  while (!self.done) {
-    if (committing_) {
-      finished_.wait(lock);
-      continue;
-    }
+  if (!committing_) {
     committing_ = true;
+    self.leads = true;
+  }
+  while (!self.done && !self.leads) self.wake.wait(lock);
+  if (!self.done) {
+    // Leading: everyone waiting now, this member included, is the batch.
     std::vector<Member*> batch;
     batch.swap(waiting_);
     lock.unlock();
     commit(batch);
     lock.lock();
-    for (Member* member : batch) member->done = true;
-    committing_ = false;
-    finished_.notify_all();
+    // Notified under the lock: a member cannot return, and take its condition variable off the
+    // stack, before the lock is released.
+    for (Member* member : batch) {
+      member->done = true;
+      if (member != &self) member->wake.notify_one();
+    }
+    if (waiting_.empty()) {
+      committing_ = false;
+    } else {
+      waiting_.front()->leads = true;
+      waiting_.front()->wake.notify_one();
+    }
   }
   if (self.error) std::rethrow_exception(self.error);
 }

@@ -23,10 +23,15 @@ class GroupCommit {
   void run(const std::function<bool(Connection&)>& work);
 
  private:
+  // Lives on its writer's stack; each has its own condition variable, so a commit wakes exactly
+  // its batch and the next leader, never every waiting writer.
   struct Member {
+    explicit Member(const std::function<bool(Connection&)>& w) : work(w) {}
     const std::function<bool(Connection&)>& work;
     std::exception_ptr error;
     bool done = false;
+    bool leads = false;
+    std::condition_variable wake;
   };
 
   void commit(const std::vector<Member*>& batch);
@@ -35,9 +40,8 @@ class GroupCommit {
 
   Connection& conn_;
   std::mutex mutex_;
-  std::condition_variable finished_;
   std::vector<Member*> waiting_;
-  bool committing_ = false;
+  bool committing_ = false;  // some member leads a batch; the others wait to be woken
 };
 
 }  // namespace leadline::store::sqlite
