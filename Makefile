@@ -34,10 +34,31 @@ run: build
 	@mkdir -p data
 	./$(BUILD_DIR)/leadline serve --listen $(LISTEN) --db $(DB) --demo
 
-# The whole suite, then every fuzz target's corpus, regressions and a short fuzz run.
-test: build
-	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+# The whole suite (recording every response the black-box suites receive), the OpenAPI lint,
+# the check of those responses against docs/openapi.yaml, then every fuzz target's corpus,
+# regressions and a short fuzz run.
+CONTRACT_DIR := $(BUILD_DIR)/contract
+
+test: build tools-deps
+	rm -rf $(CONTRACT_DIR) && mkdir -p $(CONTRACT_DIR)
+	cd $(BUILD_DIR) && LEADLINE_CONTRACT_LOG_DIR=$(CURDIR)/$(CONTRACT_DIR) \
+	  ctest --output-on-failure -j $(JOBS)
+	$(MAKE) --no-print-directory openapi-lint
+	cat $(CONTRACT_DIR)/*.jsonl | node tools/openapi/check-responses.mjs --spec docs/openapi.yaml -
 	$(MAKE) --no-print-directory fuzz-smoke
+
+# Node.js tooling (tools/package.json, pinned by its lockfile): OpenAPI lint, contract check.
+.PHONY: tools-deps openapi-lint
+tools-deps:
+	@command -v node >/dev/null && command -v npm >/dev/null || { \
+	  echo "installing: nodejs npm"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs npm; }
+	@[ tools/node_modules/.package-lock.json -nt tools/package-lock.json ] || \
+	  (cd tools && npm ci --no-audit --no-fund --loglevel=error)
+
+openapi-lint: tools-deps
+	cd tools && npx --no-install redocly lint ../docs/openapi.yaml --config redocly.yaml
+	cd tools && sh openapi/selftest.sh
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

@@ -4,6 +4,8 @@
 
 #include "support/http_client.hpp"
 
+#include "support/contract_log.hpp"
+
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -203,6 +205,7 @@ HttpResponse HttpClient::request(std::string_view method, std::string_view targe
       HttpResponse res = convert(parser.release());
       impl_->used = true;
       if (!keep) impl_->close();
+      record_for_contract_check(method, target, res);
       return res;
     }
 

@@ -246,15 +246,27 @@ function main() {
     }
 
     const match = matchPath(templates, path);
-    if (!match) {
-      fail(`unknown operation: no path of the document matches ${path}`);
-      continue;
-    }
-    const pathPointer = `/paths/${escapePointer(match.template)}`;
-    const operation = match.item[method.toLowerCase()];
     let response;
     let responsePointer;
-    if (!operation || !HTTP_METHODS.includes(method.toLowerCase())) {
+    if (!match) {
+      // Unknown paths under the prefix get the API's 404 envelope (documented in the
+      // introduction and as components.responses.UnknownPath); anything else is a mismatch.
+      const notFound = doc.components?.responses?.UnknownPath;
+      if (status !== 404 || !notFound) {
+        fail(`unknown operation: no path of the document matches ${path}`);
+        continue;
+      }
+      ({ node: response, pointer: responsePointer } = follow(
+        doc,
+        notFound,
+        '/components/responses/UnknownPath',
+      ));
+    }
+    const pathPointer = match ? `/paths/${escapePointer(match.template)}` : '';
+    const operation = match ? match.item[method.toLowerCase()] : undefined;
+    if (!match) {
+      // checked against NotFound below
+    } else if (!operation || !HTTP_METHODS.includes(method.toLowerCase())) {
       const fallback = doc.components?.responses?.MethodNotAllowed;
       if (status === 405 && fallback) {
         ({ node: response, pointer: responsePointer } = follow(
@@ -399,6 +411,11 @@ function main() {
   console.log(
     `contract: ${checked} responses checked, ${covered.size} operations covered, ${mismatches.length} mismatches`,
   );
+  if (checked === 0) {
+    // Nothing recorded means the recording broke, not that every response matched.
+    console.error('contract: no responses under the API prefix were recorded');
+    process.exit(1);
+  }
   process.exit(mismatches.length > 0 ? 1 : 0);
 }
 
