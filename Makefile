@@ -56,9 +56,19 @@ tools-deps:
 	@[ tools/node_modules/.package-lock.json -nt tools/package-lock.json ] || \
 	  (cd tools && npm ci --no-audit --no-fund --loglevel=error)
 
+# docs/openapi.json (what the server embeds and serves) must be the bundle of docs/openapi.yaml;
+# `make openapi-json` regenerates it after an edit of the YAML.
 openapi-lint: tools-deps
 	cd tools && npx --no-install redocly lint ../docs/openapi.yaml --config redocly.yaml
+	cd tools && npx --no-install redocly bundle ../docs/openapi.yaml --ext json \
+	  -o $(CURDIR)/$(BUILD_DIR)/openapi.bundled.json >/dev/null
+	@cmp -s docs/openapi.json $(BUILD_DIR)/openapi.bundled.json || { \
+	  echo "docs/openapi.json is not the bundle of docs/openapi.yaml: run make openapi-json"; exit 1; }
 	cd tools && sh openapi/selftest.sh
+
+.PHONY: openapi-json
+openapi-json: tools-deps
+	cd tools && npx --no-install redocly bundle ../docs/openapi.yaml --ext json -o ../docs/openapi.json
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

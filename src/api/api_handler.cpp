@@ -9,6 +9,7 @@
 
 #include "api/cursor_codec.hpp"
 #include "api/envelope.hpp"
+#include "api/openapi_document.hpp"
 #include "api/query_params.hpp"
 #include "api/request_id.hpp"
 #include "api/resource_context.hpp"
@@ -50,6 +51,17 @@ std::optional<std::string> ApiHandler::Impl::serve(const http::Request& request,
   const std::string_view query_text =
       question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
 
+  if (path == kOpenApiPath) {
+    // Public, like any API reference: answered before authentication and never counted.
+    if (request.method != "GET" && request.method != "HEAD") {
+      response.headers.emplace_back("Allow", "GET");
+      respond_error(response, 405,
+                    "method " + std::string(request.method) + " is not allowed here; allowed: GET");
+      return std::nullopt;
+    }
+    response.body.assign(openapi_document());
+    return std::nullopt;
+  }
   const auto route = find_route(path);
   if (!route) {
     respond_error(response, 404, "no endpoint at this path; the API lives under /api/v1/external");

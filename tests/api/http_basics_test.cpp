@@ -144,6 +144,25 @@ TEST_F(HttpBasicsTest, RequestIdIsGeneratedAndDiffersBetweenRequests) {
   EXPECT_NE(ida, idb);
 }
 
+// The API's own OpenAPI document is public: no key, no rate limit, every path of the API in it.
+TEST_F(HttpBasicsTest, OpenApiDocumentIsServedWithoutAKey) {
+  const HttpResponse doc = client().request("GET", "/api/v1/external/openapi.json");
+  ASSERT_EQ(doc.status, 200u) << doc.describe();
+  EXPECT_TRUE(has_json_content_type(doc));
+  EXPECT_FALSE(doc.has_header("X-RateLimit-Limit"));
+  ASSERT_TRUE(doc.json.has_value());
+  const auto& root = doc.object();
+  EXPECT_EQ(root.at("openapi").as_string(), "3.1.0");
+  const auto& paths = root.at("paths").as_object();
+  for (const char* path : {"/api/v1/external/leads", "/api/v1/external/contacts",
+                           "/api/v1/external/conversations", "/api/v1/external/openapi.json"}) {
+    EXPECT_TRUE(paths.contains(path)) << path;
+  }
+  const HttpResponse post = client().request("POST", "/api/v1/external/openapi.json", "{}");
+  EXPECT_TRUE(is_error(post, 405));
+  EXPECT_EQ(post.header("Allow"), "GET");
+}
+
 TEST_F(HttpBasicsTest, UnknownPathIs404JsonWithoutAuthentication) {
   for (const std::string& path :
        {std::string("/api/v1/external/widgets"), std::string("/api/v2/external/leads"),
