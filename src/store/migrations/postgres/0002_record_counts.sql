@@ -31,11 +31,18 @@ LANGUAGE sql AS $$
 $$;
 
 -- TG_ARGV[0] is the record type, TG_ARGV[1] the bucket column ('' for none).
+--
+-- An import sets leadline.deferred_counts for its transaction and recounts its workspace once at
+-- the end (record_counts_recount): thousands of updates of one counter row inside one
+-- transaction leave a version chain that every further update walks, which is quadratic.
 CREATE FUNCTION record_counts_track() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   old_bucket TEXT := '';
   new_bucket TEXT := '';
 BEGIN
+  IF current_setting('leadline.deferred_counts', true) = 'on' THEN
+    RETURN NULL;
+  END IF;
   IF TG_ARGV[1] <> '' THEN
     IF TG_OP <> 'INSERT' THEN old_bucket := to_jsonb(OLD) ->> TG_ARGV[1]; END IF;
     IF TG_OP <> 'DELETE' THEN new_bucket := to_jsonb(NEW) ->> TG_ARGV[1]; END IF;
@@ -64,3 +71,17 @@ CREATE TRIGGER conversations_counted AFTER INSERT OR DELETE ON conversations
 CREATE TRIGGER conversations_recounted AFTER UPDATE OF status ON conversations
   FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status)
   EXECUTE FUNCTION record_counts_track('conversation', 'status');
+
+-- The counts of one workspace, from its rows. Increments of transactions still running are
+-- not in the recount and are added to the new rows when those transactions commit.
+CREATE FUNCTION record_counts_recount(ws TEXT) RETURNS void LANGUAGE sql AS $$
+  DELETE FROM record_counts WHERE workspace_id = ws;
+  INSERT INTO record_counts (workspace_id, record_type, bucket, shard, n)
+    SELECT ws, 'lead', pipeline_stage, 0, COUNT(*) FROM leads WHERE workspace_id = ws
+    GROUP BY pipeline_stage;
+  INSERT INTO record_counts (workspace_id, record_type, bucket, shard, n)
+    SELECT ws, 'contact', '', 0, COUNT(*) FROM contacts WHERE workspace_id = ws HAVING COUNT(*) > 0;
+  INSERT INTO record_counts (workspace_id, record_type, bucket, shard, n)
+    SELECT ws, 'conversation', status, 0, COUNT(*) FROM conversations WHERE workspace_id = ws
+    GROUP BY status;
+$$;

@@ -1,0 +1,24 @@
+-- wrk script: POST /contacts with a unique e-mail per request (run tag, thread, counter), so the
+-- e-mail de-duplication never answers 409. Usage: wrk ... -s create_contact.lua URL -- RUN_TAG
+local threads = 0
+
+function setup(thread)
+  threads = threads + 1
+  thread:set("tid", threads)
+end
+
+function init(args)
+  run = args[1] or "run"
+  counter = 0
+  wrk.method = "POST"
+  wrk.headers["Content-Type"] = "application/json"
+end
+
+function request()
+  counter = counter + 1
+  local body = string.format(
+    '{"first_name":"Bench","last_name":"Contact %d-%d","email":"contact.%s.%d.%d@bench.example.net",' ..
+    '"phone":"+1 555 0100","company_name":"Benchmark Inc","tags":["bench"]}',
+    tid, counter, run, tid, counter)
+  return wrk.format(nil, nil, nil, body)
+end

@@ -1,0 +1,25 @@
+-- wrk script: POST /leads with a new visitor name and e-mail per request (run tag, thread, counter),
+-- so every request is a real insert. Usage: wrk ... -s create_lead.lua URL -- RUN_TAG
+local threads = 0
+
+function setup(thread)
+  threads = threads + 1
+  thread:set("tid", threads)
+end
+
+function init(args)
+  run = args[1] or "run"
+  counter = 0
+  wrk.method = "POST"
+  wrk.headers["Content-Type"] = "application/json"
+end
+
+function request()
+  counter = counter + 1
+  local body = string.format(
+    '{"visitor_name":"Bench Lead %s-%d-%d","visitor_email":"lead.%s.%d.%d@bench.example.net",' ..
+    '"visitor_company":"Benchmark Inc","pipeline_stage":"new","need_summary":"created by wrk",' ..
+    '"tags":["bench"],"source":"bench","expected_billing_amount":%d}',
+    run, tid, counter, run, tid, counter, 100 + counter % 5000)
+  return wrk.format(nil, nil, nil, body)
+end
