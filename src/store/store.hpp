@@ -111,6 +111,10 @@ class Store {
  public:
   virtual ~Store() = default;
 
+  // Whether the database answers a trivial query now, within a few seconds at most (for
+  // readiness probes). Never throws.
+  virtual bool ping() = 0;
+
   // Secret for cursor HMACs; created with the database so every instance shares it.
   virtual std::string cursor_secret() = 0;
 

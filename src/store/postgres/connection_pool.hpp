@@ -45,6 +45,8 @@ class ConnectionPool {
   // others most likely were too.
   void drop_idle();
 
+  const std::string& conninfo() const { return conninfo_; }
+
  private:
   void give_back(std::unique_ptr<Connection> conn);
 
