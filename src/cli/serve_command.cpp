@@ -14,6 +14,7 @@
 #include "cli/command_groups.hpp"
 #include "cli/common_options.hpp"
 #include "cli/demo_data.hpp"
+#include "cli/effective_config.hpp"
 #include "cli/serve_settings.hpp"
 #include "cli/shutdown_signals.hpp"
 #include "http/server.hpp"
@@ -57,15 +58,21 @@ std::unique_ptr<auth::RateLimiter> make_limiter(const ServeSettings& config) {
 }
 
 std::optional<Failure> serve(const Invocation& in) {
-  auto settings = serve_settings(in.args);
+  auto sources = setting_sources(in.args);
+  if (auto* f = std::get_if<Failure>(&sources)) return *f;
+  auto settings = serve_settings(std::get<SettingSources>(sources));
   if (auto* f = std::get_if<Failure>(&settings)) return *f;
   auto& config = std::get<ServeSettings>(settings);
-  auto opened = open_store(in.args);
+  if (in.args.has("print-config")) {
+    std::cout << effective_config_toml(std::get<SettingSources>(sources)) << std::flush;
+    return std::nullopt;
+  }
+  auto opened = open_store_at(config.db_url);
   if (auto* f = std::get_if<Failure>(&opened)) return *f;
   auto& store = *std::get<0>(opened);
 
   std::optional<DemoSeed> demo;
-  if (in.args.has("demo")) {
+  if (config.demo) {
     auto seeded = seed_demo_data(store);
     if (auto* f = std::get_if<Failure>(&seeded)) return *f;
     demo = std::get<DemoSeed>(std::move(seeded));
