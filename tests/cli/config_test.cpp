@@ -121,7 +121,8 @@ TEST_F(ConfigTest, BadFilesAreRefusedNamingTheFileAndTheKey) {
        }) {
     SCOPED_TRACE(c.text);
     const std::string file = write_file("bad.toml", c.text);
-    const CliResult r = serve_cli({"--config", file, "--listen", "127.0.0.1:0"});
+    // Validation comes before anything is printed or served.
+    const CliResult r = serve_cli({"--config", file, "--print-config"});
     EXPECT_FALSE(r.timed_out) << r.describe();
     EXPECT_EQ(r.exit_code, 2) << r.describe();
     EXPECT_NE(r.err.find("config " + file + ": " + c.message), std::string::npos) << r.describe();
@@ -160,8 +161,8 @@ redis = "redis://:s3cr3t-redis@127.0.0.1:6379/2"
 }
 
 TEST_F(ConfigTest, TheFilesDatabaseIsTheOneServed) {
-  // A database in a directory that does not exist cannot be opened: serve names it and stops.
-  const std::string missing = (dir() / "no-such-dir" / "x.db").string();
+  // A database under a regular file cannot be opened: serve names it and stops.
+  const std::string missing = write_file("not-a-directory", "x") + "/x.db";
   const std::string file = write_file("db.toml", "db = \"sqlite:" + missing + "\"\n");
   const CliResult r = serve_cli({"--config", file, "--listen", "127.0.0.1:0"});
   EXPECT_FALSE(r.timed_out) << r.describe();
