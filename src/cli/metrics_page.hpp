@@ -9,7 +9,8 @@
 
 namespace leadline::cli {
 
-std::string metrics_page(const observability::HttpMetrics& http,
-                         const store::InstrumentedStore& store, const auth::UsageRecorder& usage);
+// `store` is not const: counting its pool's connections takes the pool's lock.
+std::string metrics_page(const observability::HttpMetrics& http, store::InstrumentedStore& store,
+                         const auth::UsageRecorder& usage);
 
 }  // namespace leadline::cli

@@ -77,8 +77,7 @@ std::unique_ptr<auth::RateLimiter> make_limiter(const ServeSettings& config,
 // thread's own connection, like every other limiter thread.
 AdminProbes admin_probes(store::Store& store, auth::RateLimiter& limiter,
                          const observability::HttpMetrics& metrics,
-                         const store::InstrumentedStore& timed_store,
-                         const auth::UsageRecorder& usage) {
+                         store::InstrumentedStore& timed_store, const auth::UsageRecorder& usage) {
   AdminProbes probes;
   probes.database = [&store] { return store.ping(); };
   if (auto* redis = dynamic_cast<auth::RedisSlidingWindowLimiter*>(&limiter)) {

@@ -19,6 +19,7 @@ class InstrumentedStore final : public Store {
 
   // Not timed: a readiness probe is not database time spent on requests.
   bool ping() override { return inner_.ping(); }
+  std::optional<PoolCounts> pool_counts() override { return inner_.pool_counts(); }
 
   std::string cursor_secret() override;
   domain::Workspace create_workspace(const std::string& name) override;

@@ -128,6 +128,14 @@ TEST_F(OperationsTest, MetricsCountTheRequestsMadeAndAreWellFormed) {
       after.value("leadline_db_query_duration_seconds_count", {{"operation", "list_leads"}}));
   EXPECT_TRUE(
       after.value("leadline_db_query_duration_seconds_count", {{"operation", "find_key_by_hash"}}));
+  // Only the PostgreSQL pool counts its connections.
+  if (test_backend() == Backend::kPostgres) {
+    EXPECT_EQ(after.types.at("leadline_db_pool_connections"), "gauge");
+    EXPECT_TRUE(after.value("leadline_db_pool_connections", {{"state", "idle"}}));
+    EXPECT_TRUE(after.value("leadline_db_pool_connections", {{"state", "in_use"}}));
+  } else {
+    EXPECT_EQ(after.types.count("leadline_db_pool_connections"), 0u);
+  }
   // Flushed every second: the lag stays small while the database answers.
   EXPECT_LT(after.value("leadline_usage_flush_lag_seconds").value_or(99), 10.0);
 }
