@@ -102,7 +102,7 @@ TEST_F(OperationsTest, MetricsCountTheRequestsMadeAndAreWellFormed) {
   const std::map<std::string, std::string> unknown = {
       {"route", "none"}, {"method", "GET"}, {"status_class", "4xx"}};
   const PromPage before = scrape(server());
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(get(std::string(kBase) + "/leads?limit=1").status, 200u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(get("/leads?limit=1").status, 200u);
   EXPECT_EQ(get("/no/such/path").status, 404u);
   const PromPage after = scrape(server());
 
@@ -144,8 +144,8 @@ TEST_F(OperationsTest, EachRequestIsOneJsonLogLineWithoutTheKeyOrTheRawPath) {
   const std::string lead_id =
       create_lead(json::object{{"visitor_name", "Logged Lead"}}).at("id").as_string().c_str();
   const std::string request_id = "logtest-" + lead_id;
-  const HttpResponse r = send("GET", std::string(kBase) + "/leads?id=" + lead_id, std::nullopt,
-                              {{"X-Request-Id", request_id}});
+  const HttpResponse r =
+      send("GET", "/leads?id=" + lead_id, std::nullopt, {{"X-Request-Id", request_id}});
   ASSERT_EQ(r.status, 200u) << r.describe();
 
   const auto line = log_line(server(), request_id, "request");
@@ -171,7 +171,7 @@ TEST_F(OperationsTest, EachRequestIsOneJsonLogLineWithoutTheKeyOrTheRawPath) {
 }
 
 TEST_F(OperationsTest, UnauthenticatedRequestsAreLoggedWithoutKeyOrWorkspace) {
-  const HttpResponse r = send("GET", std::string(kBase) + "/contacts", std::nullopt,
+  const HttpResponse r = send("GET", "/contacts", std::nullopt,
                               {{"X-Request-Id", "logtest-anonymous"}}, std::string());
   ASSERT_EQ(r.status, 401u);
   const auto line = log_line(server(), "logtest-anonymous", "request");
