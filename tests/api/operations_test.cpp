@@ -12,6 +12,7 @@
 #include "support/fixture.hpp"
 #include "support/postgres_instance.hpp"
 #include "support/prometheus_text.hpp"
+#include "support/redis_instance.hpp"
 #include "support/test_backend.hpp"
 
 namespace leadline_test {
@@ -215,6 +216,36 @@ TEST(OperationsReadiness, ReadyzIs503WhileTheDatabaseIsGone) {
     std::filesystem::rename(aside, file);
   }
   EXPECT_EQ(admin_get(server, "/readyz").status, 200u);
+}
+
+// With --redis, readiness also needs Redis to answer PING.
+TEST(OperationsReadiness, ReadyzChecksRedisWhenConfigured) {
+  RedisInstance redis;  // declared first: the server stops before its Redis
+  ServerOptions options;
+  options.extra_args = {"--admin-listen", "127.0.0.1:0", "--redis", redis.url()};
+  ServerProcess server(options);
+  HttpResponse r = admin_get(server, "/readyz");
+  EXPECT_EQ(r.status, 200u) << r.describe();
+  ASSERT_TRUE(r.json) << r.describe();
+  EXPECT_EQ(r.json->at("checks").at("redis"), "ok");
+
+  redis.stop();
+  r = admin_get(server, "/readyz");
+  EXPECT_EQ(r.status, 503u) << r.describe();
+  ASSERT_TRUE(r.json) << r.describe();
+  EXPECT_EQ(r.json->at("checks").at("database"), "ok");
+  EXPECT_EQ(
+      std::string(r.json->at("checks").at("redis").as_string().c_str()).rfind("unavailable", 0), 0u)
+      << r.describe();
+
+  redis.start();
+  const auto deadline = std::chrono::steady_clock::now() + 3s;
+  do {
+    r = admin_get(server, "/readyz");
+    if (r.status == 200) break;
+    std::this_thread::sleep_for(50ms);
+  } while (std::chrono::steady_clock::now() < deadline);
+  EXPECT_EQ(r.status, 200u) << r.describe();
 }
 
 }  // namespace
