@@ -1,10 +1,9 @@
 // The request pipeline in the contract's order: route (404/405) -> authenticate (401) -> IP
 // whitelist (403) -> rate limit (429, or 503 when the shared limiter is unreachable) -> scope
 // (403) -> validation (400) -> operation. An unreachable database becomes a 503; anything else
-// thrown below becomes a logged 500 that names only the request id.
+// thrown below becomes a 500 that names only the request id (the caller logs the failure).
 #include "api/api_handler.hpp"
 
-#include <iostream>
 #include <string>
 
 #include "api/cursor_codec.hpp"
@@ -26,7 +25,8 @@ struct ApiHandler::Impl {
 
   // Fills `response`; returns the key id when the request is attributable to a key (it passed
   // authentication), so that usage can be recorded.
-  std::optional<std::string> serve(const http::Request& request, http::Response& response);
+  std::optional<std::string> serve(const http::Request& request, http::Response& response,
+                                   RequestFacts& facts);
 };
 
 namespace {
@@ -44,7 +44,7 @@ unsigned required_scope(std::string_view method) {
 }  // namespace
 
 std::optional<std::string> ApiHandler::Impl::serve(const http::Request& request,
-                                                   http::Response& response) {
+                                                   http::Response& response, RequestFacts& facts) {
   const std::string_view target = request.target;
   const std::size_t question = target.find('?');
   const std::string_view path = target.substr(0, question);
@@ -67,6 +67,7 @@ std::optional<std::string> ApiHandler::Impl::serve(const http::Request& request,
     respond_error(response, 404, "no endpoint at this path; the API lives under /api/v1/external");
     return std::nullopt;
   }
+  facts.route = route_template(*route);
   if (!method_allowed(*route, request.method)) {
     response.headers.emplace_back("Allow", std::string(route->allow));
     respond_error(response, 405,
@@ -98,6 +99,8 @@ std::optional<std::string> ApiHandler::Impl::serve(const http::Request& request,
     return std::nullopt;
   }
   const store::ApiKeyRecord& key = std::get<auth::AuthenticatedKey>(auth).key;
+  facts.key_id = key.id.value;
+  facts.workspace_id = key.workspace_id.value;
 
   const auth::RateLimitDecision decision = limiter.acquire(key.id.value);
   if (decision.unavailable) {
@@ -154,26 +157,31 @@ ApiHandler::ApiHandler(store::Store& store, auth::Authenticator& authenticator,
 ApiHandler::~ApiHandler() = default;
 
 void ApiHandler::handle(const http::Request& request, http::Response& response) {
+  RequestFacts unused;
+  handle(request, response, unused);
+}
+
+void ApiHandler::handle(const http::Request& request, http::Response& response,
+                        RequestFacts& facts) {
   const std::string_view supplied = request.header("X-Request-Id");
   std::string request_id =
       is_acceptable_request_id(supplied) ? std::string(supplied) : generate_request_id();
 
   std::optional<std::string> key_id;
   try {
-    key_id = impl_->serve(request, response);
+    key_id = impl_->serve(request, response, facts);
   } catch (const store::StoreUnavailable& e) {
     // Not a fault of this server or request: the database is down or unreachable, and the pool
     // reconnects by itself, so the client is told to retry.
-    std::cerr << "error request_id=" << request_id << " method=" << request.method
-              << " what=" << e.what() << std::endl;
+    facts.error = e.what();
     response.headers.emplace_back("Retry-After", "1");
     respond_error(response, 503,
                   "database unavailable (request id " + request_id + "); retry shortly");
   } catch (const std::exception& e) {
-    std::cerr << "error request_id=" << request_id << " method=" << request.method
-              << " what=" << e.what() << std::endl;
+    facts.error = e.what();
     respond_error(response, 500, "internal error (request id " + request_id + ")");
   }
+  facts.request_id = request_id;
   response.headers.emplace_back("X-Request-Id", std::move(request_id));
 
   if (key_id) {
@@ -184,8 +192,7 @@ void ApiHandler::handle(const http::Request& request, http::Response& response) 
     try {
       impl_->usage.record(*key_id, endpoint, response.status);
     } catch (const std::exception& e) {
-      std::cerr << "error request_id=" << response.headers.back().second
-                << " usage not recorded: " << e.what() << std::endl;
+      facts.error = std::string("usage not recorded: ") + e.what();
     }
   }
 }

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "api/request_facts.hpp"
 #include "auth/authenticator.hpp"
 #include "auth/rate_limiter.hpp"
 #include "auth/usage_recorder.hpp"
@@ -19,6 +20,9 @@ class ApiHandler final : public http::Handler {
   ~ApiHandler() override;
 
   void handle(const http::Request& request, http::Response& response) override;
+  // The same, also telling what the request was (route, key, workspace, and the failure behind
+  // a 500 or 503, which this handler does not log itself) for the request log and metrics.
+  void handle(const http::Request& request, http::Response& response, RequestFacts& facts);
   void render_refusal(unsigned status, std::string_view reason, http::Response& response) override;
   // Writes wait for their durable commit, which the store shares among concurrent writers;
   // with a database server, every request waits on its round trips.

@@ -20,4 +20,20 @@ bool method_allowed(const Route& route, std::string_view method) {
   return false;
 }
 
+std::string_view route_template(const Route& route) {
+  switch (route.resource) {
+    case Resource::kLeads:
+      return "/api/v1/external/leads";
+    case Resource::kContacts:
+      return "/api/v1/external/contacts";
+    case Resource::kConversations:
+      break;
+  }
+  return "/api/v1/external/conversations";
+}
+
+std::array<std::string_view, 3> route_templates() {
+  return {"/api/v1/external/leads", "/api/v1/external/contacts", "/api/v1/external/conversations"};
+}
+
 }  // namespace leadline::api

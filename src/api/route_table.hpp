@@ -1,6 +1,7 @@
 // The external interface's paths and the methods each accepts.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string_view>
 
@@ -21,5 +22,12 @@ inline constexpr std::string_view kOpenApiPath = "/api/v1/external/openapi.json"
 std::optional<Route> find_route(std::string_view path);
 
 bool method_allowed(const Route& route, std::string_view method);
+
+// The route's path as logs and metrics name it, "/api/v1/external/leads": the same for every
+// record, since ids travel in the query.
+std::string_view route_template(const Route& route);
+
+// Every route template, for metric labels known up front.
+std::array<std::string_view, 3> route_templates();
 
 }  // namespace leadline::api

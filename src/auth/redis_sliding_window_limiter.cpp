@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <iostream>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -92,12 +91,13 @@ struct ThreadSlot {
 }  // namespace
 
 struct RedisSlidingWindowLimiter::Impl {
-  Impl(RateLimitPolicy p, RedisEndpoint e, RedisLimiterOptions o)
-      : policy(p), endpoint(std::move(e)), options(o) {}
+  Impl(RateLimitPolicy p, RedisEndpoint e, RedisLimiterOptions o, const observability::Logger& l)
+      : policy(p), endpoint(std::move(e)), options(o), logger(l) {}
 
   const RateLimitPolicy policy;
   const RedisEndpoint endpoint;
   const RedisLimiterOptions options;
+  const observability::Logger& logger;
   const std::uint64_t id = next_limiter_id++;
   const std::string limit_arg = std::to_string(policy.limit);
   const std::string window_arg = std::to_string(policy.window_ms);
@@ -191,17 +191,21 @@ void RedisSlidingWindowLimiter::Impl::note(const std::optional<RedisError>& fail
   // One line per outage, not per request: only the thread that flips the flag writes.
   if (failure) {
     if (outage.load(std::memory_order_relaxed) || outage.exchange(true)) return;
-    std::cerr << "leadline: rate limiter: Redis at " << endpoint.display() << " is unavailable ("
-              << failure->message << "); API requests get 503 until it answers" << std::endl;
+    const std::string address = endpoint.display();
+    logger.log(observability::Level::kError,
+               "rate limiter: Redis is unavailable; API requests get 503 until it answers",
+               {{"redis", address}, {"error", failure->message}});
   } else if (outage.load(std::memory_order_relaxed) && outage.exchange(false)) {
-    std::cerr << "leadline: rate limiter: Redis at " << endpoint.display()
-              << " answers again; requests are served" << std::endl;
+    const std::string address = endpoint.display();
+    logger.log(observability::Level::kInfo,
+               "rate limiter: Redis answers again; requests are served", {{"redis", address}});
   }
 }
 
 RedisSlidingWindowLimiter::RedisSlidingWindowLimiter(RateLimitPolicy policy, RedisEndpoint endpoint,
-                                                     RedisLimiterOptions options)
-    : impl_(std::make_unique<Impl>(policy, std::move(endpoint), options)) {}
+                                                     RedisLimiterOptions options,
+                                                     const observability::Logger& logger)
+    : impl_(std::make_unique<Impl>(policy, std::move(endpoint), options, logger)) {}
 
 RedisSlidingWindowLimiter::~RedisSlidingWindowLimiter() = default;
 

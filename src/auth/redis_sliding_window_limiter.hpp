@@ -10,6 +10,7 @@
 #include "auth/rate_limiter.hpp"
 #include "auth/redis_connection.hpp"
 #include "auth/redis_url.hpp"
+#include "observability/logger.hpp"
 
 namespace leadline::auth {
 
@@ -22,8 +23,10 @@ struct RedisLimiterOptions {
 
 class RedisSlidingWindowLimiter final : public RateLimiter {
  public:
-  RedisSlidingWindowLimiter(RateLimitPolicy policy, RedisEndpoint endpoint,
-                            RedisLimiterOptions options = {});
+  // Outages and recoveries are reported through `logger` (which must outlive the limiter).
+  RedisSlidingWindowLimiter(
+      RateLimitPolicy policy, RedisEndpoint endpoint, RedisLimiterOptions options = {},
+      const observability::Logger& logger = observability::Logger::fallback());
   ~RedisSlidingWindowLimiter() override;
 
   // Fails closed: when Redis cannot answer, the decision is `unavailable`. Each calling thread

@@ -2,8 +2,8 @@
 #include "auth/usage_recorder.hpp"
 
 #include <array>
+#include <atomic>
 #include <condition_variable>
-#include <cstdio>
 #include <exception>
 #include <functional>
 #include <mutex>
@@ -63,6 +63,8 @@ struct UsageRecorder::Impl {
   store::Store& store;
   std::chrono::milliseconds flush_interval;
   Clock clock;
+  const observability::Logger& logger;
+  std::atomic<std::int64_t> last_flush_ms;
   std::array<Shard, kShardCount> shards;
 
   // One flush at a time, so a batch that failed is retried before newer counts are written.
@@ -75,8 +77,12 @@ struct UsageRecorder::Impl {
   bool stopping = false;
   std::thread worker;
 
-  Impl(store::Store& s, std::chrono::milliseconds interval, Clock c)
-      : store(s), flush_interval(interval), clock(std::move(c)) {}
+  Impl(store::Store& s, std::chrono::milliseconds interval, Clock c, const observability::Logger& l)
+      : store(s),
+        flush_interval(interval),
+        clock(std::move(c)),
+        logger(l),
+        last_flush_ms(clock()) {}
 
   void run() {
     std::unique_lock lock(stop_mutex);
@@ -101,7 +107,10 @@ struct UsageRecorder::Impl {
       }
       for (auto& [key, counts] : taken) batch[key].add(counts);
     }
-    if (batch.empty()) return;
+    if (batch.empty()) {
+      last_flush_ms.store(clock(), std::memory_order_relaxed);
+      return;
+    }
 
     std::vector<store::UsageDelta> deltas;
     deltas.reserve(batch.size());
@@ -111,8 +120,9 @@ struct UsageRecorder::Impl {
     }
     try {
       store.record_usage(deltas);
+      last_flush_ms.store(clock(), std::memory_order_relaxed);
       if (failure_logged) {
-        std::fprintf(stderr, "leadline: usage counts written again\n");
+        logger.log(observability::Level::kInfo, "usage counts written again");
         failure_logged = false;
       }
     } catch (const std::exception& e) {
@@ -127,15 +137,16 @@ struct UsageRecorder::Impl {
   void keep_for_retry(CountsMap batch, const char* reason) {
     unwritten = std::move(batch);
     if (!failure_logged) {
-      std::fprintf(stderr, "leadline: writing usage counts failed, will retry: %s\n", reason);
+      logger.log(observability::Level::kError, "writing usage counts failed, will retry",
+                 {{"error", reason}});
       failure_logged = true;
     }
   }
 };
 
 UsageRecorder::UsageRecorder(store::Store& store, std::chrono::milliseconds flush_interval,
-                             Clock clock)
-    : impl_(std::make_unique<Impl>(store, flush_interval, std::move(clock))) {
+                             Clock clock, const observability::Logger& logger)
+    : impl_(std::make_unique<Impl>(store, flush_interval, std::move(clock), logger)) {
   impl_->worker = std::thread([impl = impl_.get()] { impl->run(); });
 }
 
@@ -159,6 +170,11 @@ void UsageRecorder::record(std::string_view key_id, std::string_view endpoint, u
 
 void UsageRecorder::flush() {
   impl_->flush();
+}
+
+double UsageRecorder::seconds_since_flush() const {
+  const auto last = impl_->last_flush_ms.load(std::memory_order_relaxed);
+  return static_cast<double>(impl_->clock() - last) / 1000.0;
 }
 
 }  // namespace leadline::auth

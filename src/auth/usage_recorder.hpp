@@ -7,14 +7,17 @@
 #include <string_view>
 
 #include "auth/sliding_window_limiter.hpp"
+#include "observability/logger.hpp"
 #include "store/store.hpp"
 
 namespace leadline::auth {
 
 class UsageRecorder {
  public:
+  // Failed flushes are reported through `logger` (which must outlive the recorder).
   UsageRecorder(store::Store& store, std::chrono::milliseconds flush_interval,
-                Clock clock = system_clock_ms());
+                Clock clock = system_clock_ms(),
+                const observability::Logger& logger = observability::Logger::fallback());
   ~UsageRecorder();  // flushes
 
   // endpoint: "GET /leads". status: the response status sent.
@@ -22,6 +25,9 @@ class UsageRecorder {
 
   // Writes everything counted so far; called by the background thread and at shutdown.
   void flush();
+
+  // Seconds since the counts were last written in full (or since the start), by `clock`.
+  double seconds_since_flush() const;
 
  private:
   struct Impl;

@@ -31,12 +31,16 @@ Result<std::string> resolve_db_url(const ParsedArguments& args) {
 Result<std::unique_ptr<store::Store>> open_store(const ParsedArguments& args) {
   auto url = resolve_db_url(args);
   if (auto* f = std::get_if<Failure>(&url)) return *f;
+  return open_store_at(std::get<std::string>(url));
+}
+
+Result<std::unique_ptr<store::Store>> open_store_at(const std::string& url) {
   // open_store reports an unusable URL or database by throwing; at this edge that is an
   // ordinary outcome the operator should read, not a crash.
   try {
-    return store::open_store(std::get<std::string>(url));
+    return store::open_store(url);
   } catch (const std::exception& e) {
-    return failure("cannot open database " + std::get<std::string>(url) + ": " + e.what());
+    return failure("cannot open database " + url + ": " + e.what());
   }
 }
 

@@ -21,6 +21,8 @@ std::vector<OptionSpec> common_options();
 Result<std::string> resolve_db_url(const ParsedArguments& args);
 
 Result<std::unique_ptr<store::Store>> open_store(const ParsedArguments& args);
+// The same for a URL already resolved (serve also reads it from its config file).
+Result<std::unique_ptr<store::Store>> open_store_at(const std::string& url);
 
 // --workspace parsed as an id and checked to exist.
 Result<domain::WorkspaceId> existing_workspace(store::Store& store, const ParsedArguments& args);

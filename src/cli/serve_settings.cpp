@@ -1,29 +1,15 @@
 // Flag / environment resolution and validation for `leadline serve`.
 #include "cli/serve_settings.hpp"
 
+#include "cli/common_options.hpp"
+
 #include <algorithm>
 #include <charconv>
-#include <cstdlib>
 #include <type_traits>
 
 namespace leadline::cli {
 
 namespace {
-
-// A setting's value and the name to blame when it is wrong ("--listen" or "LEADLINE_LISTEN").
-struct Setting {
-  std::string value;
-  std::string source;
-};
-
-std::optional<Setting> setting(const ParsedArguments& args, const std::string& flag,
-                               const char* env) {
-  if (auto value = args.value(flag)) return Setting{*value, "--" + flag};
-  const char* text = std::getenv(env);
-  // An empty variable is treated as unset, the usual shell convention.
-  if (text == nullptr || *text == '\0') return std::nullopt;
-  return Setting{text, env};
-}
 
 template <class Int>
 std::optional<Int> parse_decimal(std::string_view text) {
@@ -48,56 +34,51 @@ constexpr long long kMaxThreads = 1024;
 constexpr long long kMaxConnections = 1'000'000;
 constexpr long long kMaxTimeoutMs = 24LL * 3600 * 1000;  // a day
 
-// A setting's parsed value, nothing when neither its flag nor its variable is set, or a usage
-// failure "<source> must be <expected>, got "<value>"". A secret-bearing value is not echoed.
+// A setting's parsed value, nothing when it is given nowhere, or a usage failure
+// "<source> must be <expected>, got "<value>"". A secret-bearing value is not echoed.
 enum class Echo { kValue, kHidden };
 
 template <class Parse,
           class T = typename std::invoke_result_t<Parse&, const std::string&>::value_type>
-Result<std::optional<T>> read_setting(const ParsedArguments& args, const std::string& flag,
-                                      const char* env, Parse parse, std::string_view expected,
+Result<std::optional<T>> read_setting(const SettingSources& sources, std::string_view name,
+                                      Parse parse, std::string_view expected,
                                       Echo echo = Echo::kValue) {
-  auto value = setting(args, flag, env);
+  auto value = sources.find(name);
   if (!value) return std::optional<T>();
   auto parsed = parse(value->value);
-  if (!parsed) {
-    std::string message = value->source + " must be " + std::string(expected);
-    if (echo == Echo::kValue) message += ", got \"" + value->value + "\"";
-    return usage_failure(std::move(message));
-  }
+  if (!parsed) return value->must_be(expected, echo == Echo::kValue);
   return std::optional<T>(std::move(*parsed));
 }
 
 // The whole-number settings: each from its flag or variable, in [1, max], into its field.
 struct NumberSetting {
-  const char* flag;
-  const char* env;
+  const char* name;
   long long max;
   void (*store)(http::ServerConfig&, long long);
 };
 
 constexpr NumberSetting kNumberSettings[] = {
-    {"threads", "LEADLINE_THREADS", kMaxThreads,
+    {"threads", kMaxThreads,
      [](http::ServerConfig& c, long long n) { c.threads = static_cast<unsigned>(n); }},
-    {"max-connections", "LEADLINE_MAX_CONNECTIONS", kMaxConnections,
+    {"max-connections", kMaxConnections,
      [](http::ServerConfig& c, long long n) { c.max_connections = static_cast<std::size_t>(n); }},
-    {"header-timeout-ms", "LEADLINE_HEADER_TIMEOUT_MS", kMaxTimeoutMs,
+    {"header-timeout-ms", kMaxTimeoutMs,
      [](http::ServerConfig& c, long long n) { c.header_timeout = std::chrono::milliseconds(n); }},
-    {"body-timeout-ms", "LEADLINE_BODY_TIMEOUT_MS", kMaxTimeoutMs,
+    {"body-timeout-ms", kMaxTimeoutMs,
      [](http::ServerConfig& c, long long n) { c.body_timeout = std::chrono::milliseconds(n); }},
-    {"idle-timeout-ms", "LEADLINE_IDLE_TIMEOUT_MS", kMaxTimeoutMs,
+    {"idle-timeout-ms", kMaxTimeoutMs,
      [](http::ServerConfig& c, long long n) { c.idle_timeout = std::chrono::milliseconds(n); }},
-    {"write-timeout-ms", "LEADLINE_WRITE_TIMEOUT_MS", kMaxTimeoutMs,
+    {"write-timeout-ms", kMaxTimeoutMs,
      [](http::ServerConfig& c, long long n) { c.write_timeout = std::chrono::milliseconds(n); }},
 };
 
-std::optional<Failure> read_numbers(const ParsedArguments& args, http::ServerConfig& config) {
+std::optional<Failure> read_numbers(const SettingSources& sources, http::ServerConfig& config) {
   for (const NumberSetting& number : kNumberSettings) {
     const auto in_range = [max = number.max](std::string_view text) {
       auto n = parse_decimal<long long>(text);
       return n && *n >= 1 && *n <= max ? n : std::nullopt;
     };
-    auto value = read_setting(args, number.flag, number.env, in_range,
+    auto value = read_setting(sources, number.name, in_range,
                               "a whole number from 1 to " + std::to_string(number.max));
     if (auto* f = std::get_if<Failure>(&value)) return *f;
     if (auto n = std::get<std::optional<long long>>(value)) number.store(config, *n);
@@ -169,41 +150,52 @@ std::vector<OptionSpec> serve_option_specs() {
                "(env LEADLINE_REDIS, default none: each process limits alone); while Redis "
                "cannot be reached, API requests get 503"},
       {.name = "demo",
-       .help = "on an empty database, create a demo workspace with sample data and a key"},
+       .help = "on an empty database, create a demo workspace with sample data and a key "
+               "(config key demo = true)"},
+      {.name = "log-format",
+       .value_name = "FORMAT",
+       .help = "json or text: one line per request and per event on stderr "
+               "(env LEADLINE_LOG_FORMAT, default text)"},
+      {.name = "log-level",
+       .value_name = "LEVEL",
+       .help = "debug, info, warn or error; requests are logged at info "
+               "(env LEADLINE_LOG_LEVEL, default info)"},
+      {.name = "admin-listen",
+       .value_name = "HOST:PORT",
+       .help = "serve /healthz, /readyz and /metrics on this separate address "
+               "(env LEADLINE_ADMIN_LISTEN, default off; port 0 picks a free port)"},
+      {.name = "config",
+       .value_name = "FILE",
+       .help = "TOML file whose keys are these flags' names (env LEADLINE_CONFIG); "
+               "a flag wins over its variable, which wins over the file"},
+      {.name = "print-config",
+       .help = "print the effective configuration, where each value came from, and exit"},
   };
 }
 
-Result<ServeSettings> serve_settings(const ParsedArguments& args) {
+Result<ServeSettings> serve_settings(const SettingSources& sources) {
   ServeSettings settings;
 
-  auto listen = read_setting(args, "listen", "LEADLINE_LISTEN", parse_listen_address,
-                             "HOST:PORT or [IPV6]:PORT");
+  auto listen = read_setting(sources, "listen", parse_listen_address, "HOST:PORT or [IPV6]:PORT");
   if (auto* f = std::get_if<Failure>(&listen)) return *f;
   if (const auto& address = std::get<std::optional<ListenAddress>>(listen)) {
     settings.server.host = address->host;
     settings.server.port = address->port;
   }
 
-  auto rate = read_setting(args, "rate-limit", "LEADLINE_RATE_LIMIT", auth::parse_rate_limit,
+  auto rate = read_setting(sources, "rate-limit", auth::parse_rate_limit,
                            "N/D with D in ms, s, m or h (e.g. 100/60s)");
   if (auto* f = std::get_if<Failure>(&rate)) return *f;
   if (const auto& policy = std::get<std::optional<auth::RateLimitPolicy>>(rate)) {
     settings.rate_limit = *policy;
   }
 
-  // Repeated flags and comma-separated lists both work; the environment gives one list.
-  std::vector<Setting> proxy_lists;
-  for (const auto& value : args.values("trust-proxy"))
-    proxy_lists.push_back({value, "--trust-proxy"});
-  if (proxy_lists.empty()) {
-    if (auto env = setting(args, "trust-proxy", "LEADLINE_TRUST_PROXY"))
-      proxy_lists.push_back(*env);
-  }
-  for (const auto& list : proxy_lists) {
+  // Repeated flags and comma-separated lists both work (the source joins them with ",").
+  if (auto list = sources.find("trust-proxy")) {
     std::size_t start = 0;
-    while (start <= list.value.size()) {
-      const auto comma = std::min(list.value.find(',', start), list.value.size());
-      std::string entry = list.value.substr(start, comma - start);
+    while (start <= list->value.size()) {
+      const auto comma = std::min(list->value.find(',', start), list->value.size());
+      std::string entry = list->value.substr(start, comma - start);
       // "10.0.0.0/8, 192.168.0.0/16" reads naturally; spaces around entries are not meant.
       entry.erase(0, entry.find_first_not_of(' '));
       entry.erase(entry.find_last_not_of(' ') + 1);
@@ -211,21 +203,47 @@ Result<ServeSettings> serve_settings(const ParsedArguments& args) {
       if (entry.empty()) continue;
       auto range = auth::parse_ip_range(entry);
       if (!range) {
-        return usage_failure(list.source + ": \"" + entry +
+        return usage_failure(list->source + ": \"" + entry +
                              "\" is not an IPv4/IPv6 address or CIDR range");
       }
       settings.trusted_proxies.push_back(*range);
     }
   }
 
-  if (auto failed = read_numbers(args, settings.server)) return *failed;
+  if (auto failed = read_numbers(sources, settings.server)) return *failed;
 
   // The URL may carry a password, so a bad one is described rather than repeated.
   auto redis = read_setting(
-      args, "redis", "LEADLINE_REDIS", auth::parse_redis_url,
+      sources, "redis", auth::parse_redis_url,
       "redis://HOST:PORT, redis://HOST:PORT/DB or redis://:PASSWORD@HOST:PORT", Echo::kHidden);
   if (auto* f = std::get_if<Failure>(&redis)) return *f;
   settings.redis = std::get<std::optional<auth::RedisEndpoint>>(std::move(redis));
+
+  settings.db_url = kDefaultDbUrl;
+  if (auto db = sources.find("db")) {
+    if (db->value.empty()) return db->must_be("a database URL, not empty", false);
+    settings.db_url = db->value;
+  }
+
+  if (auto demo = sources.find("demo")) settings.demo = demo->value == "true";
+
+  auto format =
+      read_setting(sources, "log-format", observability::parse_log_format, "json or text");
+  if (auto* f = std::get_if<Failure>(&format)) return *f;
+  if (auto value = std::get<std::optional<observability::LogFormat>>(format)) {
+    settings.log_format = *value;
+  }
+  auto level =
+      read_setting(sources, "log-level", observability::parse_level, "debug, info, warn or error");
+  if (auto* f = std::get_if<Failure>(&level)) return *f;
+  if (auto value = std::get<std::optional<observability::Level>>(level)) {
+    settings.log_level = *value;
+  }
+
+  auto admin =
+      read_setting(sources, "admin-listen", parse_listen_address, "HOST:PORT or [IPV6]:PORT");
+  if (auto* f = std::get_if<Failure>(&admin)) return *f;
+  settings.admin_listen = std::get<std::optional<ListenAddress>>(std::move(admin));
   return settings;
 }
 

@@ -6,6 +6,7 @@
 // mean the database itself failed.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -107,9 +108,22 @@ struct ImportCounts {
   std::int64_t messages = 0;
 };
 
+// A connection pool's connections at one moment, for the metrics.
+struct PoolCounts {
+  std::size_t idle = 0;
+  std::size_t in_use = 0;
+};
+
 class Store {
  public:
   virtual ~Store() = default;
+
+  // The pool's connections now; nothing for a backend that does not count them (SQLite).
+  virtual std::optional<PoolCounts> pool_counts() { return std::nullopt; }
+
+  // Whether the database answers a trivial query now, within a few seconds at most (for
+  // readiness probes). Never throws.
+  virtual bool ping() = 0;
 
   // Secret for cursor HMACs; created with the database so every instance shares it.
   virtual std::string cursor_secret() = 0;

@@ -136,7 +136,7 @@ TEST_F(RedisRateLimitTest, AnInstanceStartsBeforeRedisAndServesOnceItAnswers) {
   options.extra_args = {"--rate-limit", "10/5s", "--redis", redis_->url()};
   options.db_url = first_->db_url();
   ServerProcess early(options);
-  EXPECT_NE(early.output().find("warning: cannot reach Redis at 127.0.0.1:" +
+  EXPECT_NE(early.output().find("level=warn msg=\"cannot reach Redis at 127.0.0.1:" +
                                 std::to_string(redis_->port())),
             std::string::npos)
       << early.output();

@@ -57,6 +57,7 @@ class UsageFailingStore final : public store::Store {
     inner_.record_usage(deltas);
   }
 
+  bool ping() override { return inner_.ping(); }
   std::string cursor_secret() override { return inner_.cursor_secret(); }
   domain::Workspace create_workspace(const std::string& name) override {
     return inner_.create_workspace(name);

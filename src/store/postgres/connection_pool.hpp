@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "store/postgres/pg_connection.hpp"
+#include "store/store.hpp"
 
 namespace leadline::store::postgres {
 
@@ -44,6 +45,11 @@ class ConnectionPool {
   // Closes every idle connection: after one turned out dropped by the server (a restart), the
   // others most likely were too.
   void drop_idle();
+
+  const std::string& conninfo() const { return conninfo_; }
+
+  // Idle and leased (or being connected) connections now; in pool_counts.cpp.
+  PoolCounts counts();
 
  private:
   void give_back(std::unique_ptr<Connection> conn);

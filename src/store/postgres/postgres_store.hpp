@@ -25,6 +25,8 @@ class PostgresStore final : public Store {
   // StoreUnavailable when the database cannot be reached, std::runtime_error otherwise.
   explicit PostgresStore(const std::string& url, std::size_t pool_size = kDefaultPoolSize);
 
+  bool ping() override;                              // in postgres_ping.cpp
+  std::optional<PoolCounts> pool_counts() override;  // in pool_counts.cpp
   std::string cursor_secret() override;
   bool remote() const override { return true; }
 

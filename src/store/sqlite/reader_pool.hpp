@@ -34,6 +34,8 @@ class ReaderPool {
 
   Lease acquire();
 
+  const std::string& path() const { return path_; }
+
  private:
   void give_back(std::unique_ptr<Connection> conn);
 

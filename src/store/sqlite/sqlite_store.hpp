@@ -21,6 +21,7 @@ class SqliteStore final : public Store {
   // Opens or creates the file, applies migrations. Throws std::runtime_error when it cannot.
   explicit SqliteStore(const std::string& path);
 
+  bool ping() override;  // in *_ping.cpp
   std::string cursor_secret() override;
 
   domain::Workspace create_workspace(const std::string& name) override;

@@ -1,0 +1,16 @@
+// The text of GET /metrics on the admin listener: every leadline metric in one page.
+#pragma once
+
+#include <string>
+
+#include "auth/usage_recorder.hpp"
+#include "observability/http_metrics.hpp"
+#include "store/instrumented_store.hpp"
+
+namespace leadline::cli {
+
+// `store` is not const: counting its pool's connections takes the pool's lock.
+std::string metrics_page(const observability::HttpMetrics& http, store::InstrumentedStore& store,
+                         const auth::UsageRecorder& usage);
+
+}  // namespace leadline::cli
