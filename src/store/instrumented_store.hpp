@@ -22,6 +22,7 @@ class InstrumentedStore final : public Store {
   std::optional<PoolCounts> pool_counts() override { return inner_.pool_counts(); }
 
   std::string cursor_secret() override;
+  bool remote() const override { return inner_.remote(); }
   domain::Workspace create_workspace(const std::string& name) override;
   bool workspace_exists(const WorkspaceId& ws) override;
   std::vector<domain::Workspace> list_workspaces() override;
