@@ -1,5 +1,6 @@
 // `leadline serve`: wires store -> authenticator -> rate limiter -> usage recorder -> API
 // handler -> HTTP server, announces the address, and runs until SIGINT or SIGTERM.
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <exception>
@@ -128,6 +129,12 @@ std::optional<Failure> serve(const Invocation& in) {
   api::ApiHandler api(store, authenticator, *limiter, usage);
   observability::HttpMetrics metrics(api_route_labels());
   ObservedApiHandler handler(api, logger, metrics, config.trusted_proxies);
+  // Each request on a database server waits on round trips; more threads than cores keep the
+  // cores busy meanwhile (measured with PostgreSQL on 2 cores: 8 threads serve 1.8x the reads of
+  // 2, and 1.8x what handing every request to the 64-thread blocking pool did).
+  if (config.server.threads == 0 && store.remote()) {
+    config.server.threads = 4 * std::max(1u, std::thread::hardware_concurrency());
+  }
   http::Server server(config.server, handler);
 
   std::optional<AdminHandler> admin_handler;

@@ -122,7 +122,8 @@ std::vector<OptionSpec> serve_option_specs() {
        .repeatable = true},
       {.name = "threads",
        .value_name = "N",
-       .help = "worker threads (env LEADLINE_THREADS, default one per core)"},
+       .help = "worker threads (env LEADLINE_THREADS, default one per core; four per core with "
+               "PostgreSQL, whose round trips leave cores idle)"},
       {.name = "max-connections",
        .value_name = "N",
        .help = "open connections served at once; beyond it a new connection gets 503 and is "

@@ -128,8 +128,8 @@ class Store {
   // Secret for cursor HMACs; created with the database so every instance shares it.
   virtual std::string cursor_secret() = 0;
 
-  // True when every call waits on a network round trip (a database server), so callers should
-  // not make it on a thread that many others depend on.
+  // True when every call waits on a network round trip (a database server): the server then
+  // runs more worker threads than cores.
   virtual bool remote() const { return false; }
 
   // Workspaces and the people records the operator manages.
