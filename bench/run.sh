@@ -178,11 +178,12 @@ import_dataset() {
 
 # --- the server -------------------------------------------------------------------------------
 # All serve flags live here. The operator's --rate-limit lifts the limit out of reach; the
-# limiter still runs on every request, as it does in production.
+# limiter still runs on every request, as it does in production. --log-level warn drops the
+# per-request log line, as nginx's `access_log off` does for the baseline.
 serve_flags=()
 choose_serve_flags() {
-  serve_flags=(--rate-limit 1000000000/1s)
-  limit_note="--rate-limit 1000000000/1s (the limiter still runs on every request)"
+  serve_flags=(--rate-limit 1000000000/1s --log-level warn)
+  limit_note="--rate-limit 1000000000/1s --log-level warn (the limiter still runs on every request)"
 }
 
 start_server() {
