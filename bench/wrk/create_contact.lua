@@ -1,17 +1,11 @@
 -- wrk script: POST /contacts with a unique e-mail per request (run tag, thread, counter), so the
 -- e-mail de-duplication never answers 409. Usage: wrk ... -s create_contact.lua URL -- RUN_TAG
-local threads = 0
-
-function setup(thread)
-  threads = threads + 1
-  thread:set("tid", threads)
-end
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "numbered_threads.lua")
 
 function init(args)
   run = args[1] or "run"
   counter = 0
-  wrk.method = "POST"
-  wrk.headers["Content-Type"] = "application/json"
+  send_json("POST")
 end
 
 function request()

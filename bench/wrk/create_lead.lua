@@ -1,17 +1,11 @@
 -- wrk script: POST /leads with a new visitor name and e-mail per request (run tag, thread, counter),
 -- so every request is a real insert. Usage: wrk ... -s create_lead.lua URL -- RUN_TAG
-local threads = 0
-
-function setup(thread)
-  threads = threads + 1
-  thread:set("tid", threads)
-end
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "numbered_threads.lua")
 
 function init(args)
   run = args[1] or "run"
   counter = 0
-  wrk.method = "POST"
-  wrk.headers["Content-Type"] = "application/json"
+  send_json("POST")
 end
 
 function request()

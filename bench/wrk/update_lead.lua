@@ -1,12 +1,7 @@
 -- wrk script: PATCH /leads?id=ID cycling through the lead ids in IDS_FILE (one per line), setting
 -- need_summary and expected_billing_amount to new values each time, so every PATCH really writes
 -- (an identical PATCH is a no-op). Usage: wrk ... -s update_lead.lua URL -- IDS_FILE RUN_TAG
-local threads = 0
-
-function setup(thread)
-  threads = threads + 1
-  thread:set("tid", threads)
-end
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "numbered_threads.lua")
 
 function init(args)
   ids = {}
@@ -20,8 +15,7 @@ function init(args)
   counter = 0
   -- Each thread starts at its own place in the list so threads rarely touch the same lead.
   offset = ((tid - 1) * 7919) % #ids
-  wrk.method = "PATCH"
-  wrk.headers["Content-Type"] = "application/json"
+  send_json("PATCH")
 end
 
 function request()
