@@ -29,6 +29,8 @@ unsigned short admin_port(const ServerProcess& server) {
 
 HttpResponse admin_get(const ServerProcess& server, const std::string& path) {
   HttpClient admin("127.0.0.1", admin_port(server));
+  // The admin listener is not the API the OpenAPI document describes.
+  admin.contract_checked = false;
   return admin.request("GET", path);
 }
 

@@ -205,7 +205,7 @@ HttpResponse HttpClient::request(std::string_view method, std::string_view targe
       HttpResponse res = convert(parser.release());
       impl_->used = true;
       if (!keep) impl_->close();
-      record_for_contract_check(method, target, res);
+      if (contract_checked) record_for_contract_check(method, target, res);
       return res;
     }
 

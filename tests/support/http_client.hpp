@@ -55,6 +55,9 @@ class HttpClient {
   void close();
 
   std::chrono::milliseconds timeout{20'000};
+  // Responses are recorded for the OpenAPI contract check (support/contract_log.hpp); a client
+  // of another server (the admin listener) turns this off.
+  bool contract_checked = true;
 
  private:
   struct Impl;
