@@ -95,6 +95,8 @@ http::ServerConfig admin_server_config(const ListenAddress& address) {
   config.host = address.host;
   config.port = address.port;
   config.threads = 1;  // probes and scrapes are rare and small
+  // Nothing the admin handler answers waits on a commit; one idle thread rather than 64.
+  config.blocking_threads = 1;
   config.max_connections = 64;
   return config;
 }
