@@ -27,8 +27,23 @@ define install_missing
 	fi
 endef
 
+# The Debian packages, then Node.js (when the machine has none) and the npm tooling of tools/
+# (pinned by its lockfile): the build embeds Redoc's bundle from it for the /docs page.
 deps:
 	$(call install_missing,$(DEB_PACKAGES))
+	@command -v node >/dev/null && command -v npm >/dev/null || { \
+	  echo "installing: nodejs npm"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs npm; }
+	@[ tools/node_modules/.package-lock.json -nt tools/package-lock.json ] || \
+	  (cd tools && npm ci --no-audit --no-fund --loglevel=error)
+
+# What only the tests need beyond that: Debian's Chromium, which the reference page's browser
+# test drives through playwright-core.
+TEST_DEB_PACKAGES := chromium
+
+.PHONY: test-deps
+test-deps: deps
+	$(call install_missing,$(TEST_DEB_PACKAGES))
 
 $(BUILD_DIR)/build.ninja: | deps
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release
@@ -45,7 +60,7 @@ run: build
 # regressions and a short fuzz run.
 CONTRACT_DIR := $(BUILD_DIR)/contract
 
-test: build tools-deps
+test: build test-deps
 	rm -rf $(CONTRACT_DIR) && mkdir -p $(CONTRACT_DIR)
 	cd $(BUILD_DIR) && LEADLINE_CONTRACT_LOG_DIR=$(CURDIR)/$(CONTRACT_DIR) \
 	  ctest --output-on-failure -j $(JOBS)
@@ -53,14 +68,10 @@ test: build tools-deps
 	cat $(CONTRACT_DIR)/*.jsonl | node tools/openapi/check-responses.mjs --spec docs/openapi.yaml -
 	$(MAKE) --no-print-directory fuzz-smoke
 
-# Node.js tooling (tools/package.json, pinned by its lockfile): OpenAPI lint, contract check.
+# Node.js tooling (tools/package.json, pinned by its lockfile): OpenAPI lint, contract check,
+# Redoc, playwright-core. `deps` installs it; the name stays for those who know it.
 .PHONY: tools-deps openapi-lint
-tools-deps:
-	@command -v node >/dev/null && command -v npm >/dev/null || { \
-	  echo "installing: nodejs npm"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs npm; }
-	@[ tools/node_modules/.package-lock.json -nt tools/package-lock.json ] || \
-	  (cd tools && npm ci --no-audit --no-fund --loglevel=error)
+tools-deps: deps
 
 # docs/openapi.json (what the server embeds and serves) must be the bundle of docs/openapi.yaml;
 # `make openapi-json` regenerates it after an edit of the YAML.
@@ -106,7 +117,7 @@ TSAN_ENV     := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:history_siz
 
 .PHONY: test-asan test-tsan crash-test soak
 
-test-asan: deps
+test-asan: test-deps
 	cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(SAN_OPT)" -DCMAKE_CXX_FLAGS="$(ASAN_CXX)" \
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
@@ -114,7 +125,7 @@ test-asan: deps
 	cmake --build $(ASAN_DIR) -j $(JOBS)
 	cd $(ASAN_DIR) && $(ASAN_ENV) ctest --output-on-failure -j $(JOBS)
 
-test-tsan: deps
+test-tsan: test-deps
 	cmake -S . -B $(TSAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(SAN_OPT)" -DCMAKE_CXX_FLAGS="$(TSAN_CXX)" \
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" \

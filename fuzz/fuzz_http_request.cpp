@@ -325,7 +325,7 @@ void check_refusal(const boost::beast::error_code& ec) {
   FUZZ_CHECK(status == 400 || status == 413 || status == 431, "unexpected refusal status");
   http::Response response;
   world->handler().render_refusal(status, http::refusal_reason(status, http::ServerConfig{}),
-                                  response);
+                                  nullptr, response);
   FUZZ_CHECK(response.status == status, "the refusal changed its status");
   boost::json::error_code json_ec;
   const auto body = boost::json::parse(response.body, json_ec);

@@ -8,8 +8,8 @@
 
 #include "api/cursor_codec.hpp"
 #include "api/envelope.hpp"
-#include "api/openapi_document.hpp"
 #include "api/query_params.hpp"
+#include "api/reference_pages.hpp"
 #include "api/request_id.hpp"
 #include "api/resource_context.hpp"
 #include "api/route_table.hpp"
@@ -51,15 +51,8 @@ std::optional<std::string> ApiHandler::Impl::serve(const http::Request& request,
   const std::string_view query_text =
       question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
 
-  if (path == kOpenApiPath) {
-    // Public, like any API reference: answered before authentication and never counted.
-    if (request.method != "GET" && request.method != "HEAD") {
-      response.headers.emplace_back("Allow", "GET");
-      respond_error(response, 405,
-                    "method " + std::string(request.method) + " is not allowed here; allowed: GET");
-      return std::nullopt;
-    }
-    response.body.assign(openapi_document());
+  if (const std::string_view label = serve_reference(path, request, response); !label.empty()) {
+    facts.route = label;
     return std::nullopt;
   }
   const auto route = find_route(path);
@@ -203,10 +196,18 @@ bool ApiHandler::may_wait(const http::Request& request) const {
   return request.method != "GET" && request.method != "HEAD";
 }
 
-void ApiHandler::render_refusal(unsigned status, std::string_view reason,
+void ApiHandler::render_refusal(unsigned status, std::string_view reason, const http::Request* head,
                                 http::Response& response) {
-  respond_error(response, status, reason);
-  response.headers.emplace_back("X-Request-Id", generate_request_id());
+  const std::string_view supplied = head ? head->header("X-Request-Id") : std::string_view{};
+  std::string request_id =
+      is_acceptable_request_id(supplied) ? std::string(supplied) : generate_request_id();
+  if (status >= 500 && status != 503) {
+    // The one sentence a 500 may say, with the id that finds the failure in the log.
+    respond_error(response, status, std::string(reason) + " (request id " + request_id + ")");
+  } else {
+    respond_error(response, status, reason);
+  }
+  response.headers.emplace_back("X-Request-Id", std::move(request_id));
 }
 
 }  // namespace leadline::api

@@ -23,7 +23,8 @@ class ApiHandler final : public http::Handler {
   // The same, also telling what the request was (route, key, workspace, and the failure behind
   // a 500 or 503, which this handler does not log itself) for the request log and metrics.
   void handle(const http::Request& request, http::Response& response, RequestFacts& facts);
-  void render_refusal(unsigned status, std::string_view reason, http::Response& response) override;
+  void render_refusal(unsigned status, std::string_view reason, const http::Request* head,
+                      http::Response& response) override;
   // Writes wait for their durable commit, which the store shares among concurrent writers.
   bool may_wait(const http::Request& request) const override;
 

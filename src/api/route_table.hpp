@@ -16,7 +16,6 @@ struct Route {
 };
 
 inline constexpr std::string_view kBasePath = "/api/v1/external";
-inline constexpr std::string_view kOpenApiPath = "/api/v1/external/openapi.json";
 
 // The route of an exact path, nothing for unknown paths.
 std::optional<Route> find_route(std::string_view path);

@@ -63,7 +63,7 @@ void AdminHandler::ready(http::Response& response) {
 }
 
 void AdminHandler::render_refusal(unsigned status, std::string_view reason,
-                                  http::Response& response) {
+                                  const http::Request* /*head*/, http::Response& response) {
   json_response(response, status, {{"status", reason}});
   response.close = true;
 }

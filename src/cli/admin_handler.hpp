@@ -22,7 +22,8 @@ class AdminHandler final : public http::Handler {
   explicit AdminHandler(AdminProbes probes) : probes_(std::move(probes)) {}
 
   void handle(const http::Request& request, http::Response& response) override;
-  void render_refusal(unsigned status, std::string_view reason, http::Response& response) override;
+  void render_refusal(unsigned status, std::string_view reason, const http::Request* head,
+                      http::Response& response) override;
 
  private:
   void ready(http::Response& response);

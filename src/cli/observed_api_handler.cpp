@@ -6,6 +6,7 @@
 #include <boost/asio/ip/address.hpp>
 #include <chrono>
 
+#include "api/reference_pages.hpp"
 #include "api/request_facts.hpp"
 #include "api/route_table.hpp"
 
@@ -40,6 +41,7 @@ std::string_view header_value(const http::Response& response, std::string_view n
 std::vector<std::string> api_route_labels() {
   std::vector<std::string> labels;
   for (const auto route : api::route_templates()) labels.emplace_back(route);
+  for (const auto route : api::reference_routes()) labels.emplace_back(route);
   labels.emplace_back(kRefused);
   labels.emplace_back(kNoRoute);
   return labels;
@@ -87,8 +89,8 @@ void ObservedApiHandler::handle(const http::Request& request, http::Response& re
 }
 
 void ObservedApiHandler::render_refusal(unsigned status, std::string_view reason,
-                                        http::Response& response) {
-  inner_.render_refusal(status, reason, response);
+                                        const http::Request* head, http::Response& response) {
+  inner_.render_refusal(status, reason, head, response);
   metrics_.observe(kRefused, "other", status, 0.0);
   logger_.log(observability::Level::kInfo, "request refused",
               {{"request_id", header_value(response, "X-Request-Id")},

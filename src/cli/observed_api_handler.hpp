@@ -30,7 +30,8 @@ class ObservedApiHandler final : public http::Handler {
                      std::vector<auth::IpRange> trusted_proxies);
 
   void handle(const http::Request& request, http::Response& response) override;
-  void render_refusal(unsigned status, std::string_view reason, http::Response& response) override;
+  void render_refusal(unsigned status, std::string_view reason, const http::Request* head,
+                      http::Response& response) override;
   // The API's own answer: writes (and every request on PostgreSQL) run on the blocking pool.
   bool may_wait(const http::Request& request) const override { return inner_.may_wait(request); }
 

@@ -222,7 +222,14 @@ void Connection::send_handled_response() {
 
 void Connection::refuse(unsigned status) {
   phase_ = Phase::responding;
-  render_refusal_guarded(handler_, status, refusal_reason(status, config_), response_);
+  // What the parser has kept of the head (whole header lines only) still lets the refusal echo
+  // what the client sent, its request id above all.
+  const Request* head = nullptr;
+  if (parser_) {
+    adapt_request(parser_->get(), peer_ip_, request_);
+    head = &request_;
+  }
+  render_refusal_guarded(handler_, status, refusal_reason(status, config_), head, response_);
   write_response(ResponseFraming{.keep_alive = false});
 }
 

@@ -22,10 +22,10 @@ void render_fallback(unsigned status, Response& response) noexcept {
 }  // namespace
 
 void render_refusal_guarded(Handler& handler, unsigned status, std::string_view reason,
-                            Response& response) noexcept {
+                            const Request* head, Response& response) noexcept {
   try {
     response.reset();
-    handler.render_refusal(status, reason, response);
+    handler.render_refusal(status, reason, head, response);
     response.status = status;
   } catch (...) {
     render_fallback(status, response);
@@ -36,7 +36,7 @@ void handle_guarded(Handler& handler, const Request& request, Response& response
   try {
     handler.handle(request, response);
   } catch (...) {
-    render_refusal_guarded(handler, 500, "internal error", response);
+    render_refusal_guarded(handler, 500, "internal error", &request, response);
   }
 }
 

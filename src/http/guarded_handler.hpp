@@ -11,6 +11,6 @@ namespace leadline::http {
 void handle_guarded(Handler& handler, const Request& request, Response& response) noexcept;
 
 void render_refusal_guarded(Handler& handler, unsigned status, std::string_view reason,
-                            Response& response) noexcept;
+                            const Request* head, Response& response) noexcept;
 
 }  // namespace leadline::http

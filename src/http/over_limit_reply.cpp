@@ -23,7 +23,7 @@ class OverLimitReply : public std::enable_shared_from_this<OverLimitReply> {
   explicit OverLimitReply(asio::ip::tcp::socket socket) : stream_(std::move(socket)) {}
 
   void start(const ServerConfig& config, Handler& handler) {
-    render_refusal_guarded(handler, 503, refusal_reason(503, config), response_);
+    render_refusal_guarded(handler, 503, refusal_reason(503, config), nullptr, response_);
     const auto head = head_.serialize(response_, ResponseFraming{.keep_alive = false});
     const std::array<asio::const_buffer, 2> buffers{asio::buffer(head),
                                                     asio::buffer(response_.body)};

@@ -160,7 +160,43 @@ TEST_F(HttpBasicsTest, OpenApiDocumentIsServedWithoutAKey) {
   }
   const HttpResponse post = client().request("POST", "/api/v1/external/openapi.json", "{}");
   EXPECT_TRUE(is_error(post, 405));
-  EXPECT_EQ(post.header("Allow"), "GET");
+  EXPECT_EQ(allow_methods(post), (std::set<std::string>{"GET", "HEAD"}));
+}
+
+// The human-readable reference: an HTML page that renders the same document with Redoc, whose
+// script this server serves itself. Public like the document; not API responses, so they are
+// left out of the OpenAPI contract check.
+TEST_F(HttpBasicsTest, ReferencePageAndItsScriptAreServedWithoutAKey) {
+  HttpClient browser("127.0.0.1", server().port());
+  browser.contract_checked = false;
+  for (const char* path : {"/docs", "/docs/"}) {
+    SCOPED_TRACE(path);
+    const HttpResponse page = browser.request("GET", path);
+    ASSERT_EQ(page.status, 200u) << page.describe();
+    EXPECT_EQ(page.header("Content-Type"), "text/html; charset=utf-8");
+    EXPECT_FALSE(page.has_header("X-RateLimit-Limit"));
+    EXPECT_FALSE(page.header("X-Request-Id").empty());
+    EXPECT_NE(page.body.find(R"(<redoc spec-url="/api/v1/external/openapi.json")"),
+              std::string::npos);
+    EXPECT_NE(page.body.find(R"(<script src="/docs/redoc.standalone.js">)"), std::string::npos);
+    // Nothing is loaded from another origin.
+    EXPECT_EQ(page.body.find("http"), std::string::npos) << page.body;
+    EXPECT_NE(page.header("Content-Security-Policy").find("script-src 'self'"), std::string::npos);
+  }
+  const HttpResponse script = browser.request("GET", "/docs/redoc.standalone.js");
+  ASSERT_EQ(script.status, 200u);
+  EXPECT_EQ(script.header("Content-Type"), "text/javascript; charset=utf-8");
+  EXPECT_GT(script.body.size(), 500'000u);
+  EXPECT_NE(script.body.find("Redoc"), std::string::npos);
+  EXPECT_NE(script.header("Cache-Control").find("max-age="), std::string::npos);
+
+  const HttpResponse head = browser.request("HEAD", "/docs");
+  EXPECT_EQ(head.status, 200u);
+  EXPECT_TRUE(head.body.empty());
+  const HttpResponse post = browser.request("POST", "/docs", "{}");
+  EXPECT_TRUE(is_error(post, 405));
+  EXPECT_EQ(allow_methods(post), (std::set<std::string>{"GET", "HEAD"}));
+  EXPECT_TRUE(is_error(browser.request("GET", "/docs/other.js"), 404));
 }
 
 TEST_F(HttpBasicsTest, UnknownPathIs404JsonWithoutAuthentication) {
@@ -314,6 +350,19 @@ TEST_F(HttpBasicsTest, BodyLargerThanOneMebibyteIs413BeforeAuthentication) {
     EXPECT_STATUS(get("/leads"), 200u);
   }
   EXPECT_EQ(total_count(get("/leads")), 0);
+}
+
+// The HTTP layer's refusals come after the request head was read, so a sane client id is
+// echoed there too; an unacceptable one is replaced.
+TEST_F(HttpBasicsTest, RefusalOfABodyTooLargeEchoesTheClientRequestId) {
+  const std::string big = std::string(1100 * 1024, ' ');
+  const HttpResponse echoed = send("POST", "/leads", big, {{"X-Request-Id", "client-413.a_b"}});
+  EXPECT_TRUE(is_error(echoed, 413));
+  EXPECT_EQ(echoed.header("X-Request-Id"), "client-413.a_b");
+  const HttpResponse replaced = send("POST", "/leads", big, {{"X-Request-Id", "no spaces"}});
+  EXPECT_TRUE(is_error(replaced, 413));
+  EXPECT_NE(replaced.header("X-Request-Id"), "no spaces");
+  EXPECT_FALSE(replaced.header("X-Request-Id").empty());
 }
 
 TEST_F(HttpBasicsTest, BodyOfExactlyOneMebibyteIsNotRefusedAsTooLarge) {

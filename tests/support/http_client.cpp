@@ -183,6 +183,8 @@ HttpResponse HttpClient::request(std::string_view method, std::string_view targe
     bool read_done = false;
     http::response_parser<http::string_body> parser;
     parser.body_limit(64 * 1024 * 1024);
+    // A response to HEAD announces the body's length but carries none.
+    parser.skip(method == "HEAD");
     impl_->stream->expires_after(timeout);
     http::async_write(*impl_->stream, req, [&](boost::system::error_code ec, std::size_t) {
       write_ec = ec;

@@ -38,7 +38,8 @@ void EchoHandler::handle(const Request& request, Response& response) {
                   "|" + std::string(request.body);
 }
 
-void EchoHandler::render_refusal(unsigned status, std::string_view reason, Response& response) {
+void EchoHandler::render_refusal(unsigned status, std::string_view reason, const Request* /*head*/,
+                                 Response& response) {
   response.status = status;
   response.body = R"({"success":false,"error":")" + std::string(reason) + "\"}";
 }

@@ -24,7 +24,8 @@ namespace leadline::http::testing {
 class EchoHandler : public Handler {
  public:
   void handle(const Request& request, Response& response) override;
-  void render_refusal(unsigned status, std::string_view reason, Response& response) override;
+  void render_refusal(unsigned status, std::string_view reason, const Request* head,
+                      Response& response) override;
 
   std::atomic<int> slow_started{0};
 };
