@@ -42,8 +42,17 @@ deps:
 TEST_DEB_PACKAGES := chromium
 
 .PHONY: test-deps
-test-deps: deps
+test-deps: deps tools/bin/promtool
 	$(call install_missing,$(TEST_DEB_PACKAGES))
+
+# promtool (the operations tests run `promtool check metrics`) from Debian's prometheus package,
+# unpacked here rather than installed: installing would also set up and start a Prometheus server.
+tools/bin/promtool:
+	@rm -rf tools/bin/deb && mkdir -p tools/bin/deb
+	cd tools/bin/deb && { apt-get download prometheus 2>/dev/null || \
+	  { $(SUDO) apt-get update -qq && apt-get download prometheus; }; }
+	dpkg-deb -x tools/bin/deb/prometheus_*.deb tools/bin/deb/root
+	cp tools/bin/deb/root/usr/bin/promtool $@ && rm -rf tools/bin/deb
 
 $(BUILD_DIR)/build.ninja: | deps
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release

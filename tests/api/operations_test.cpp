@@ -143,6 +143,26 @@ TEST_F(OperationsTest, MetricsCountTheRequestsMadeAndAreWellFormed) {
   EXPECT_LT(after.value("leadline_usage_flush_lag_seconds").value_or(99), 10.0);
 }
 
+// Prometheus' own checker (promtool from Debian's prometheus package, which `make test-deps`
+// unpacks into tools/bin) parses and lints the page after every kind of request was counted.
+TEST_F(OperationsTest, MetricsPassPromtoolCheck) {
+  EXPECT_EQ(get("/leads?limit=1").status, 200u);
+  EXPECT_EQ(get("/leads?limit=0").status, 400u);
+  EXPECT_EQ(get("/no/such/path").status, 404u);
+  EXPECT_EQ(get("/leads", "").status, 401u);
+  HttpClient docs("127.0.0.1", server().port());
+  docs.contract_checked = false;
+  EXPECT_EQ(docs.request("GET", "/docs").status, 200u);
+  const HttpResponse page = admin_get(server(), "/metrics");
+  ASSERT_EQ(page.status, 200u);
+  ASSERT_TRUE(std::filesystem::exists(LEADLINE_PROMTOOL))
+      << LEADLINE_PROMTOOL << " is missing: `make test-deps` unpacks it";
+  CliOptions input;
+  input.stdin_data = page.body;
+  const CliResult check = run_program(LEADLINE_PROMTOOL, {"check", "metrics"}, input);
+  EXPECT_EQ(check.exit_code, 0) << check.describe();
+}
+
 TEST_F(OperationsTest, EachRequestIsOneJsonLogLineWithoutTheKeyOrTheRawPath) {
   const std::string lead_id =
       create_lead(json::object{{"visitor_name", "Logged Lead"}}).at("id").as_string().c_str();

@@ -28,6 +28,11 @@ std::string CliResult::describe() const {
 }
 
 CliResult run_cli(const std::vector<std::string>& args, const CliOptions& options) {
+  return run_program(leadline_binary(), args, options);
+}
+
+CliResult run_program(const std::string& program, const std::vector<std::string>& args,
+                      const CliOptions& options) {
   CliResult result;
   result.args = args;
 
@@ -38,7 +43,7 @@ CliResult run_cli(const std::vector<std::string>& args, const CliOptions& option
   if (options.stdin_data) std::tie(in_r, in_w) = make_pipe();
 
   SpawnSpec spec;
-  spec.argv.push_back(leadline_binary());
+  spec.argv.push_back(program);
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.env = options.env;
   spec.cwd = options.cwd;

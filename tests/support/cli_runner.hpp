@@ -35,6 +35,10 @@ struct CliResult {
 // Runs `leadline args...`. A process still running at the timeout is killed (timed_out = true).
 CliResult run_cli(const std::vector<std::string>& args, const CliOptions& options = {});
 
+// The same for another program (a path), such as a checker the tests hand output to.
+CliResult run_program(const std::string& program, const std::vector<std::string>& args,
+                      const CliOptions& options = {});
+
 // Parses text as exactly one JSON value (surrounding whitespace allowed).
 std::optional<boost::json::value> parse_json(std::string_view text);
 
