@@ -2,6 +2,7 @@
 // each other.
 #include "api/list_params.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "domain/unicode_text.hpp"
@@ -63,8 +64,13 @@ Decoded<CommonListParams> decode_common_list_params(const QueryParams& query) {
     params.cursor = cursor;
   }
   if (auto search = query.get("search"); search && !search->empty()) {
-    if (search->find_first_of(std::string_view("\0\n\r\t\x1f", 5)) != std::string_view::npos) {
-      return BadRequest{"search must not contain control characters"};
+    // No record field is searched for control characters; a needle with one is a client bug.
+    const bool has_control = std::any_of(search->begin(), search->end(), [](char c) {
+      const auto byte = static_cast<unsigned char>(c);
+      return byte < 0x20 || byte == 0x7f;
+    });
+    if (has_control) {
+      return BadRequest{"search must not contain control characters (U+0000 to U+001F, U+007F)"};
     }
     if (domain::code_point_count(*search) > kMaxSearchLength) {
       return BadRequest{"search must be at most 200 characters"};

@@ -11,7 +11,10 @@ namespace {
 TEST(JsonWriter, EscapesAndRoundTrips) {
   std::string out;
   JsonWriter w(out);
-  const std::string tricky = std::string("q\"b\\s/\n\r\t\b\f") + '\x01' + '\0' + "é\xe2\x80\xa8";
+  std::string tricky = "q\"b\\s/\n\r\t\b\f";
+  tricky += '\x01';
+  tricky += '\0';
+  tricky += "é\xe2\x80\xa8";
   w.begin_object()
       .field("s", tricky)
       .field("n", std::int64_t{-5})

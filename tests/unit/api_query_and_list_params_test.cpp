@@ -71,6 +71,18 @@ TEST(ListParams, EmptySearchMeansNoSearchAndSearchIsFolded) {
   EXPECT_EQ(list_ok("search=%C3%89COLE").search_folded, "école");
 }
 
+TEST(ListParams, SearchRejectsEveryControlCharacter) {
+  for (const char* bad : {"search=a%00b", "search=%01", "search=a%09", "search=%0A", "search=%0D",
+                          "search=%1B%5B0m", "search=%1F", "search=x%7F"}) {
+    EXPECT_NE(list_error(bad).find("search must not contain control characters"), std::string::npos)
+        << bad;
+  }
+  // U+0080..U+009F are C1 controls in Unicode but letters' neighbours in UTF-8 text; they and
+  // spaces stay searchable.
+  EXPECT_EQ(list_ok("search=a+b").search_folded, "a b");
+  EXPECT_EQ(list_ok("search=%C2%85").search_folded, "\u0085");
+}
+
 enum class F { kA, kB };
 constexpr std::array<std::pair<std::string_view, F>, 2> kSorts{{{"a", F::kA}, {"b", F::kB}}};
 
