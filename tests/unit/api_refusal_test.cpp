@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "api/api_handler.hpp"
@@ -14,6 +15,7 @@
 #include "auth/sliding_window_limiter.hpp"
 #include "auth/usage_recorder.hpp"
 #include "store/store.hpp"
+#include "temp_dir.hpp"
 
 namespace leadline::api {
 namespace {
@@ -38,41 +40,22 @@ std::string error_sentence(const http::Response& response) {
   return std::string(body.at("error").as_string());
 }
 
+// Members go in dependency order, so they are destroyed handler first, directory last.
 class ApiRefusalTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "leadline-refusal-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-    store_ = store::open_store("sqlite:" + (dir_ / "leadline.db").string());
-    authenticator_ = std::make_unique<auth::Authenticator>(*store_, std::vector<auth::IpRange>{});
-    limiter_ = std::make_unique<auth::SlidingWindowLimiter>(auth::RateLimitPolicy{});
-    usage_ = std::make_unique<auth::UsageRecorder>(*store_, std::chrono::milliseconds(1000));
-    handler_ = std::make_unique<ApiHandler>(*store_, *authenticator_, *limiter_, *usage_);
-  }
-  void TearDown() override {
-    handler_.reset();
-    usage_.reset();
-    limiter_.reset();
-    authenticator_.reset();
-    store_.reset();
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-
   http::Response refuse(unsigned status, std::string_view reason, const http::Request* head) {
     http::Response response;
-    handler_->render_refusal(status, reason, head, response);
+    handler_.render_refusal(status, reason, head, response);
     return response;
   }
 
-  std::filesystem::path dir_;
-  std::unique_ptr<store::Store> store_;
-  std::unique_ptr<auth::Authenticator> authenticator_;
-  std::unique_ptr<auth::SlidingWindowLimiter> limiter_;
-  std::unique_ptr<auth::UsageRecorder> usage_;
-  std::unique_ptr<ApiHandler> handler_;
+  unit_test::TempDir dir_;
+  std::unique_ptr<store::Store> store_ =
+      store::open_store("sqlite:" + (dir_.path() / "leadline.db").string());
+  auth::Authenticator authenticator_{*store_, {}};
+  auth::SlidingWindowLimiter limiter_{auth::RateLimitPolicy{}};
+  auth::UsageRecorder usage_{*store_, std::chrono::milliseconds(1000)};
+  ApiHandler handler_{*store_, authenticator_, limiter_, usage_};
 };
 
 TEST_F(ApiRefusalTest, EchoesAnAcceptableClientRequestIdFromTheHead) {

@@ -10,30 +10,11 @@
 #include <string>
 
 #include "store/store.hpp"
+#include "temp_dir.hpp"
 
 namespace leadline::auth::testing {
 
-// A directory under the system temp dir, removed with everything in it at scope exit.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "leadline-auth-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using leadline::unit_test::TempDir;
 
 // The real store on a new database file; the directory outlives the store.
 struct TestStore {

@@ -16,28 +16,11 @@
 #include "domain/timestamp.hpp"
 #include "store/store.hpp"
 #include "support/postgres_instance.hpp"
+#include "temp_dir.hpp"
 
 namespace leadline::store::testing {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "leadline-store-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using leadline::unit_test::TempDir;
 
 inline domain::Timestamp ts(const char* iso) {
   const auto t = domain::parse_iso8601(iso);
