@@ -118,6 +118,7 @@ DemoSummary describe_demo(const DemoSeed& seed, const std::string& listen_addres
       "Try:",
       "  " + curls[0],
       "  " + curls[1],
+      "API reference: http://" + reachable_address(listen_address) + "/docs",
   };
   return summary;
 }

@@ -23,6 +23,40 @@ TEST_F(ServeTest, PrintsListeningOnWithThePickedPortAndServes) {
   EXPECT_TRUE(is_error(r, 401));
 }
 
+// What `make run` does: --demo fills an empty database once and prints a key that works, the
+// commands to try and where the reference page is; a restart adds nothing and shows no key.
+TEST_F(ServeTest, DemoFillsAnEmptyDatabaseOnceAndPrintsAWorkingKey) {
+  ServerOptions options;
+  options.extra_args = {"--demo"};
+  ServerProcess s(options);
+  {
+    const std::string out = s.output();
+    const std::string marker = "API key (read+write; shown only now): ";
+    const auto at = out.find(marker);
+    ASSERT_NE(at, std::string::npos) << out;
+    const std::string key = out.substr(at + marker.size(), 48);
+    ASSERT_EQ(key.rfind("fc_live_", 0), 0u) << out;
+    const std::string base = "http://127.0.0.1:" + std::to_string(s.port());
+    EXPECT_NE(out.find("API reference: " + base + "/docs\n"), std::string::npos) << out;
+    EXPECT_NE(out.find("curl -s -H 'Authorization: Bearer " + key + "' '" + base +
+                       "/api/v1/external/leads?limit=5&sort=lead_score:desc'"),
+              std::string::npos)
+        << out;
+
+    HttpClient c(s.host(), s.port());
+    for (const char* resource : {"leads", "contacts", "conversations"}) {
+      SCOPED_TRACE(resource);
+      const HttpResponse r = c.request("GET", std::string("/api/v1/external/") + resource,
+                                       std::nullopt, {{"Authorization", "Bearer " + key}});
+      ASSERT_EQ(r.status, 200u) << r.describe();
+      EXPECT_GT(r.json->at("pagination").at("total_count").to_number<std::int64_t>(), 5);
+    }
+  }
+  s.restart();
+  EXPECT_NE(s.output().find("Demo data exists"), std::string::npos) << s.output();
+  EXPECT_EQ(s.output().find("shown only now"), std::string::npos) << s.output();
+}
+
 TEST_F(ServeTest, TwoServersPickDifferentPorts) {
   ServerOptions options;
   options.db_url = db_url();
