@@ -24,7 +24,7 @@ constexpr std::array kKeys = {
     ServeKey{"log-format", "LEADLINE_LOG_FORMAT", KeyKind::kText, "text"},
     ServeKey{"log-level", "LEADLINE_LOG_LEVEL", KeyKind::kText, "info"},
     ServeKey{"admin-listen", "LEADLINE_ADMIN_LISTEN", KeyKind::kText},
-    ServeKey{"demo", nullptr, KeyKind::kSwitch, "false"},
+    ServeKey{"demo", "LEADLINE_DEMO", KeyKind::kSwitch, "false"},
 };
 
 }  // namespace

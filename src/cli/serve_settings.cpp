@@ -152,7 +152,7 @@ std::vector<OptionSpec> serve_option_specs() {
                "cannot be reached, API requests get 503"},
       {.name = "demo",
        .help = "on an empty database, create a demo workspace with sample data and a key "
-               "(config key demo = true)"},
+               "(env LEADLINE_DEMO=true, default false)"},
       {.name = "log-format",
        .value_name = "FORMAT",
        .help = "json or text: one line per request and per event on stderr "
@@ -226,7 +226,16 @@ Result<ServeSettings> serve_settings(const SettingSources& sources) {
     settings.db_url = db->value;
   }
 
-  if (auto demo = sources.find("demo")) settings.demo = demo->value == "true";
+  if (auto demo = sources.find("demo")) {
+    // A variable is text: "1" and "0" are read as the switch they usually mean.
+    if (demo->value == "true" || demo->value == "1") {
+      settings.demo = true;
+    } else if (demo->value == "false" || demo->value == "0") {
+      settings.demo = false;
+    } else {
+      return demo->must_be("true or false", true);
+    }
+  }
 
   auto format =
       read_setting(sources, "log-format", observability::parse_log_format, "json or text");

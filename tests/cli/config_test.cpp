@@ -28,6 +28,7 @@ EnvOverrides clean_env(EnvOverrides extra = {}) {
                       {"LEADLINE_LOG_FORMAT", ""},
                       {"LEADLINE_LOG_LEVEL", ""},
                       {"LEADLINE_ADMIN_LISTEN", ""},
+                      {"LEADLINE_DEMO", ""},
                       {"LEADLINE_CONFIG", ""}};
   for (auto& [name, value] : extra) {
     bool replaced = false;
@@ -96,6 +97,19 @@ log-format = "json"
             R"(trust-proxy = ["10.0.0.0/8", "192.168.0.0/16"]  # file)");
   EXPECT_EQ(config_line(r.out, "log-format"), R"(log-format = "json"  # file)");
   EXPECT_EQ(config_line(r.out, "header-timeout-ms"), "header-timeout-ms = 10000  # default");
+}
+
+// Every setting has its variable, the --demo switch too; a switch's variable must say which.
+TEST_F(ConfigTest, TheDemoSwitchHasItsVariable) {
+  const CliResult on = serve_cli({"--print-config"}, {{"LEADLINE_DEMO", "true"}});
+  ASSERT_EQ(on.exit_code, 0) << on.describe();
+  EXPECT_EQ(config_line(on.out, "demo"), "demo = true  # env (LEADLINE_DEMO)");
+  const CliResult off = serve_cli({"--print-config"});
+  EXPECT_EQ(config_line(off.out, "demo"), "demo = false  # default");
+  const CliResult bad = serve_cli({"--print-config"}, {{"LEADLINE_DEMO", "yes"}});
+  EXPECT_NE(bad.exit_code, 0) << bad.describe();
+  EXPECT_NE(bad.err.find("LEADLINE_DEMO must be true or false"), std::string::npos)
+      << bad.describe();
 }
 
 TEST_F(ConfigTest, TheConfigFileCanBeNamedByTheEnvironment) {
