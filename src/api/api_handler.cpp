@@ -156,9 +156,7 @@ void ApiHandler::handle(const http::Request& request, http::Response& response) 
 
 void ApiHandler::handle(const http::Request& request, http::Response& response,
                         RequestFacts& facts) {
-  const std::string_view supplied = request.header("X-Request-Id");
-  std::string request_id =
-      is_acceptable_request_id(supplied) ? std::string(supplied) : generate_request_id();
+  std::string request_id = request_id_for(request.header("X-Request-Id"));
 
   std::optional<std::string> key_id;
   try {
@@ -198,9 +196,7 @@ bool ApiHandler::may_wait(const http::Request& request) const {
 
 void ApiHandler::render_refusal(unsigned status, std::string_view reason, const http::Request* head,
                                 http::Response& response) {
-  const std::string_view supplied = head ? head->header("X-Request-Id") : std::string_view{};
-  std::string request_id =
-      is_acceptable_request_id(supplied) ? std::string(supplied) : generate_request_id();
+  std::string request_id = request_id_for(head ? head->header("X-Request-Id") : std::string_view{});
   if (status >= 500 && status != 503) {
     // The one sentence a 500 may say, with the id that finds the failure in the log.
     respond_error(response, status, std::string(reason) + " (request id " + request_id + ")");

@@ -41,4 +41,8 @@ std::string generate_request_id() {
   return id;
 }
 
+std::string request_id_for(std::string_view supplied) {
+  return is_acceptable_request_id(supplied) ? std::string(supplied) : generate_request_id();
+}
+
 }  // namespace leadline::api
