@@ -3,8 +3,10 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <chrono>
 #include <mutex>
-
+#include <thread>
 #include <utility>
 
 namespace leadline::store::sqlite {
@@ -160,6 +162,24 @@ void configure_sqlite_once() {
   std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
 }
 
+// Switching a fresh database to WAL takes an exclusive lock, and when several connections open
+// the same new file at once SQLite answers SQLITE_BUSY without calling the busy handler (it
+// skips waiting where waiting could deadlock). Opening one new file together is normal — two
+// `serve`s, or a command beside a server — so the switch is retried within the busy timeout.
+void switch_to_wal(sqlite3* db) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  for (auto pause = std::chrono::milliseconds(1);;
+       pause = std::min(pause * 2, std::chrono::milliseconds(50))) {
+    const int rc = sqlite3_exec(db, "PRAGMA journal_mode = WAL", nullptr, nullptr, nullptr);
+    if (rc == SQLITE_OK) return;
+    if ((rc & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() + pause > deadline) {
+      fail(db, rc, "executing \"PRAGMA journal_mode = WAL\"");
+    }
+    std::this_thread::sleep_for(pause);
+  }
+}
+
 }  // namespace
 
 Connection::Connection(const std::string& path) {
@@ -176,7 +196,7 @@ Connection::Connection(const std::string& path) {
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, kBusyTimeoutMs);
   try {
-    exec("PRAGMA journal_mode = WAL");
+    switch_to_wal(db_);
     exec("PRAGMA synchronous = FULL");
     exec("PRAGMA foreign_keys = ON");
     // 16 MiB of pages per connection (the default is 2 MiB): a list page touches its index,
