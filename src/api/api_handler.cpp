@@ -62,10 +62,7 @@ std::optional<std::string> ApiHandler::Impl::serve(const http::Request& request,
   }
   facts.route = route_template(*route);
   if (!method_allowed(*route, request.method)) {
-    response.headers.emplace_back("Allow", std::string(route->allow));
-    respond_error(response, 405,
-                  "method " + std::string(request.method) +
-                      " is not allowed here; allowed: " + std::string(route->allow));
+    respond_method_not_allowed(response, request.method, route->allow);
     return std::nullopt;
   }
 

@@ -10,4 +10,12 @@ void respond_error(http::Response& response, unsigned status, std::string_view m
   w.begin_object().field("success", false).field("error", message).end_object();
 }
 
+void respond_method_not_allowed(http::Response& response, std::string_view method,
+                                std::string_view allow) {
+  response.headers.emplace_back("Allow", std::string(allow));
+  respond_error(
+      response, 405,
+      "method " + std::string(method) + " is not allowed here; allowed: " + std::string(allow));
+}
+
 }  // namespace leadline::api

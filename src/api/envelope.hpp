@@ -13,6 +13,10 @@ namespace leadline::api {
 
 void respond_error(http::Response& response, unsigned status, std::string_view message);
 
+// 405 for a known path: the Allow header and a sentence naming the method and the allowed ones.
+void respond_method_not_allowed(http::Response& response, std::string_view method,
+                                std::string_view allow);
+
 // Calls write_data(JsonWriter&) to write the value of `data`.
 template <class WriteData>
 void respond_data(http::Response& response, unsigned status, WriteData&& write_data) {

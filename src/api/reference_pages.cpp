@@ -69,10 +69,7 @@ std::string_view serve_reference(std::string_view path, const http::Request& req
   const Document* document = find_document(path);
   if (document == nullptr) return {};
   if (request.method != "GET" && request.method != "HEAD") {
-    response.headers.emplace_back("Allow", "GET, HEAD");
-    respond_error(
-        response, 405,
-        "method " + std::string(request.method) + " is not allowed here; allowed: GET, HEAD");
+    respond_method_not_allowed(response, request.method, "GET, HEAD");
     return document->label;
   }
   response.content_type = document->content_type;
