@@ -10,7 +10,7 @@ DEB_PACKAGES := g++ cmake ninja-build pkg-config libboost1.81-dev libboost-json1
                 libboost-url1.81-dev libsqlite3-dev libpq-dev libhiredis-dev libssl-dev \
                 libgtest-dev libgmock-dev googletest libbenchmark-dev \
                 postgresql redis-server clang-14 libclang-rt-14-dev \
-                libtomlplusplus-dev
+                libtomlplusplus-dev ccache mold
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
