@@ -27,8 +27,8 @@
 #include "fuzz_check.hpp"
 #include "http/read_failure.hpp"
 #include "http/request_adapter.hpp"
-#include "http/server.hpp"
-#include "store/store.hpp"
+#include "http/server_config.hpp"
+#include "store/database.hpp"
 
 using namespace leadline;
 namespace beast_http = boost::beast::http;
@@ -36,8 +36,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The server's limits (src/http/server.hpp) and the direct peer every request comes from; the
-// peer is a trusted proxy, so X-Forwarded-For in the input picks the client address.
+// The server's limits (src/http/server_config.hpp) and the direct peer every request comes from;
+// the peer is a trusted proxy, so X-Forwarded-For in the input picks the client address.
 constexpr std::uint32_t kHeaderLimit = 16 * 1024;
 constexpr std::uint64_t kBodyLimit = 1024 * 1024;
 constexpr std::string_view kPeer = "127.0.0.1";
@@ -72,15 +72,15 @@ fs::path scratch_root() {
   return fs::temp_directory_path();
 }
 
-std::string api_key(store::Store& db, const domain::WorkspaceId& ws, std::string name,
-                    unsigned scopes, std::vector<std::string> allowed_ips) {
+std::string api_key(store::Database& db, const domain::WorkspaceId& ws, std::string name,
+                    domain::ScopeSet scopes, std::vector<std::string> allowed_ips) {
   std::string key = auth::generate_api_key();
-  db.create_api_key({.workspace_id = ws,
-                     .name = std::move(name),
-                     .prefix = auth::display_prefix(key),
-                     .key_hash = auth::hash_api_key(key),
-                     .scopes = scopes,
-                     .allowed_ips = std::move(allowed_ips)});
+  db.keys().create({.workspace_id = ws,
+                    .name = std::move(name),
+                    .prefix = auth::display_prefix(key),
+                    .key_hash = auth::hash_api_key(key),
+                    .scopes = scopes,
+                    .allowed_ips = std::move(allowed_ips)});
   return key;
 }
 
@@ -103,15 +103,18 @@ class World {
       std::abort();
     }
     dir_ = pattern;
-    store_ = store::open_store("sqlite:" + (dir_ / "fuzz.db").string());
+    store_ = store::open_database("sqlite:" + (dir_ / "fuzz.db").string());
     fill();
     authenticator_ = std::make_unique<auth::Authenticator>(
-        *store_, std::vector<auth::IpRange>{*auth::parse_ip_range("127.0.0.0/8"),
-                                            *auth::parse_ip_range("::1")});
+        [db = store_.get()](std::string_view hash) { return db->keys().find_by_hash(hash); },
+        std::vector<auth::IpRange>{*auth::parse_ip_range("127.0.0.0/8"),
+                                   *auth::parse_ip_range("::1")});
     limiter_ = std::make_unique<auth::SlidingWindowLimiter>(
         auth::RateLimitPolicy{.limit = 1'000'000'000'000, .window_ms = 1000});
     // Flushed when the world is rebuilt or destroyed, not by a timer, so runs replay alike.
-    usage_ = std::make_unique<auth::UsageRecorder>(*store_, std::chrono::hours(24));
+    usage_ = std::make_unique<auth::UsageRecorder>(
+        [db = store_.get()](const std::vector<domain::UsageDelta>& d) { db->usage().record(d); },
+        std::chrono::hours(24));
     handler_ = std::make_unique<api::ApiHandler>(*store_, *authenticator_, *limiter_, *usage_);
     substitutions_.emplace_back(kLeadsCursor, first_page_cursor("leads"));
     substitutions_.emplace_back(kContactsCursor, first_page_cursor("contacts"));
@@ -146,19 +149,19 @@ class World {
  private:
   void fill() {
     auto& db = *store_;
-    const auto ws = db.create_workspace("fuzz").id;
-    const auto rep = db.add_rep(ws, person("Rita", "rita@example.com"));
-    const auto agent = db.add_agent(ws, person("Alan", "alan@example.com"));
-    const auto department = db.add_department(ws, "Support");
-    const auto read = static_cast<unsigned>(store::Scope::kRead);
-    const auto write = static_cast<unsigned>(store::Scope::kWrite);
-    const std::string revoked = api_key(db, ws, "revoked", read | write, {});
-    db.revoke_api_key(db.find_key_by_hash(auth::hash_api_key(revoked))->id);
+    const auto ws = db.workspaces().create("fuzz").id;
+    const auto rep = db.workspaces().add_rep(ws, person("Rita", "rita@example.com"));
+    const auto agent = db.workspaces().add_agent(ws, person("Alan", "alan@example.com"));
+    const auto department = db.workspaces().add_department(ws, "Support");
+    const auto read = domain::ScopeSet{}.add(domain::Scope::kRead);
+    const auto read_write = domain::ScopeSet{read}.add(domain::Scope::kWrite);
+    const std::string revoked = api_key(db, ws, "revoked", read_write, {});
+    db.keys().revoke(db.keys().find_by_hash(auth::hash_api_key(revoked))->id);
     // Longest first: no placeholder is part of another, but keep it robust.
     substitutions_.emplace_back(kRevokedKey, revoked);
     substitutions_.emplace_back(
         kReadOnlyKey, api_key(db, ws, "read-only", read, {"10.0.0.0/8", "2001:db8::/32"}));
-    substitutions_.emplace_back(kKey, api_key(db, ws, "read-write", read | write, {}));
+    substitutions_.emplace_back(kKey, api_key(db, ws, "read-write", read_write, {}));
 
     std::string lead_id;
     std::string contact_id;
@@ -167,12 +170,12 @@ class World {
       lead.visitor_name = "Visitor " + std::to_string(i);
       lead.visitor_email = "visitor" + std::to_string(i) + "@example.com";
       lead.tags = {"vip"};
-      lead_id = db.create_lead(ws, lead).id.value;
+      lead_id = db.leads().create(ws, lead).id.value;
       domain::NewContact contact;
       contact.first_name = "Contact " + std::to_string(i);
       contact.email = "contact" + std::to_string(i) + "@example.com";
       contact.metadata_json = R"({"plan":"pro"})";
-      contact_id = std::get<domain::Contact>(db.create_contact(ws, contact)).id.value;
+      contact_id = std::get<domain::Contact>(db.contacts().create(ws, contact)).id.value;
     }
     std::vector<store::ImportItem> items;
     for (int i = 0; i < 3; ++i) {
@@ -187,10 +190,10 @@ class World {
                                                          .created_at = domain::now()});
       items.push_back({.line = i + 1, .record = std::move(conversation)});
     }
-    db.import_batch(ws, items);
+    db.imports().apply(ws, items);
     store::ConversationListQuery all;
     all.sort = {store::ConversationSortField::kCreatedAt, store::SortDirection::kDesc};
-    const auto conversations = db.list_conversations(ws, all);
+    const auto conversations = db.conversations().list(ws, all);
 
     substitutions_.emplace_back(kLeadId, lead_id);
     substitutions_.emplace_back(kContactId, contact_id);
@@ -217,7 +220,7 @@ class World {
   }
 
   fs::path dir_;
-  std::unique_ptr<store::Store> store_;
+  std::unique_ptr<store::Database> store_;
   std::unique_ptr<auth::Authenticator> authenticator_;
   std::unique_ptr<auth::SlidingWindowLimiter> limiter_;
   std::unique_ptr<auth::UsageRecorder> usage_;
@@ -317,16 +320,22 @@ bool parse_one(Parser& parser, std::string_view& input, boost::beast::error_code
   return true;
 }
 
-// A request the server refuses itself (400, 413, 431) is still rendered by the handler.
+// A request the server refuses itself (malformed, too large) is still rendered by the handler,
+// with a status of the contract's.
 void check_refusal(const boost::beast::error_code& ec) {
-  const unsigned status = http::refusal_status_for(ec);
-  if (verbose && ec) std::cerr << "parser: " << ec.message() << " -> " << status << "\n";
-  if (status == 0) return;
-  FUZZ_CHECK(status == 400 || status == 413 || status == 431, "unexpected refusal status");
+  const auto kind = http::refusal_for(ec);
+  if (verbose && ec) std::cerr << "parser: " << ec.message() << "\n";
+  if (!kind) return;
+  FUZZ_CHECK(*kind == http::RefusalKind::kMalformedRequest ||
+                 *kind == http::RefusalKind::kBodyTooLarge ||
+                 *kind == http::RefusalKind::kHeadersTooLarge,
+             "unexpected refusal kind");
   http::Response response;
-  world->handler().render_refusal(status, http::refusal_reason(status, http::ServerConfig{}),
-                                  nullptr, response);
-  FUZZ_CHECK(response.status == status, "the refusal changed its status");
+  const std::size_t limit =
+      *kind == http::RefusalKind::kHeadersTooLarge ? kHeaderLimit : kBodyLimit;
+  world->handler().render_refusal({*kind, limit}, nullptr, response);
+  FUZZ_CHECK(response.status == 400 || response.status == 413 || response.status == 431,
+             "unexpected refusal status");
   boost::json::error_code json_ec;
   const auto body = boost::json::parse(response.body, json_ec);
   FUZZ_CHECK(!json_ec && body.is_object() && body.as_object().contains("error"),

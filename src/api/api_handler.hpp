@@ -9,13 +9,13 @@
 #include "auth/rate_limiter.hpp"
 #include "auth/usage_recorder.hpp"
 #include "http/request.hpp"
-#include "store/store.hpp"
+#include "store/database.hpp"
 
 namespace leadline::api {
 
 class ApiHandler final : public http::Handler {
  public:
-  ApiHandler(store::Store& store, auth::Authenticator& authenticator, auth::RateLimiter& limiter,
+  ApiHandler(store::Database& db, auth::Authenticator& authenticator, auth::RateLimiter& limiter,
              auth::UsageRecorder& usage);
   ~ApiHandler() override;
 
@@ -23,8 +23,11 @@ class ApiHandler final : public http::Handler {
   // The same, also telling what the request was (route, key, workspace, and the failure behind
   // a 500 or 503, which this handler does not log itself) for the request log and metrics.
   void handle(const http::Request& request, http::Response& response, RequestFacts& facts);
-  void render_refusal(unsigned status, std::string_view reason, const http::Request* head,
+  void render_refusal(const http::Refusal& refusal, const http::Request* head,
                       http::Response& response) override;
+  // The same, also telling the request id and the sentence, for the request log.
+  void render_refusal(const http::Refusal& refusal, const http::Request* head,
+                      http::Response& response, RequestFacts& facts);
   // Writes wait for their durable commit, which the store shares among concurrent writers.
   bool may_wait(const http::Request& request) const override;
 

@@ -3,8 +3,7 @@
 #include <array>
 
 #include "api/record_bodies.hpp"
-#include "api/record_json.hpp"
-#include "api/resource_context.hpp"
+#include "api/record_responses.hpp"
 #include "api/resource_support.hpp"
 
 namespace leadline::api {
@@ -13,8 +12,6 @@ namespace {
 
 using store::ContactSortField;
 
-constexpr std::string_view kDuplicateEmail = "A contact with this email already exists";
-
 constexpr std::array<std::pair<std::string_view, ContactSortField>, 4> kContactSorts{{
     {"created_at", ContactSortField::kCreatedAt},
     {"last_activity", ContactSortField::kLastActivity},
@@ -22,102 +19,92 @@ constexpr std::array<std::pair<std::string_view, ContactSortField>, 4> kContactS
     {"email", ContactSortField::kEmail},
 }};
 
-void respond_duplicate(ResourceContext& ctx, const store::EmailConflict& conflict) {
-  ctx.response.status = 409;
-  ctx.response.body.clear();
-  JsonWriter w(ctx.response.body);
-  w.begin_object()
-      .field("success", false)
-      .field("error", kDuplicateEmail)
-      .key("data")
-      .begin_object()
-      .field("id", conflict.existing_id.value)
-      .end_object()
-      .end_object();
-}
-
-void list_contacts(ResourceContext& ctx) {
+Outcome list_contacts(ResourceContext& ctx) {
   if (auto e = ctx.query.reject_unknown({"search", "tag", "sort", "limit", "cursor", "page"})) {
-    return respond_error(ctx.response, 400, e->message);
+    return *e;
   }
-  auto common = take_or_answer(ctx, decode_common_list_params(ctx.query));
-  if (!common) return;
-  auto sort =
-      take_or_answer(ctx, decode_sort(ctx.query, kContactSorts, ContactSortField::kCreatedAt));
-  if (!sort) return;
-  auto tag = take_or_answer(ctx, non_empty_param(ctx.query, "tag"));
-  if (!tag) return;
+  auto common = decode_common_list_params(ctx.query);
+  if (auto* e = failed(common)) return *e;
+  auto sort = decode_sort(ctx.query, kContactSorts, ContactSortField::kCreatedAt);
+  if (auto* e = failed(sort)) return *e;
+  auto tag = non_empty_param(ctx.query, "tag");
+  if (auto* e = failed(tag)) return *e;
 
   store::ContactListQuery q;
-  if (*tag) q.tag = std::string(**tag);
-  q.search_folded = common->search_folded;
-  q.sort = *sort;
+  if (value(tag)) q.tag = std::string(*value(tag));
+  q.search_folded = value(common).search_folded;
+  q.sort = value(sort);
   const std::string binding =
       cursor_binding(ctx, "contacts",
-                     {sort_field_name(kContactSorts, sort->field),
-                      sort->direction == store::SortDirection::kAsc ? "asc" : "desc",
+                     {sort_field_name(kContactSorts, q.sort.field),
+                      q.sort.direction == store::SortDirection::kAsc ? "asc" : "desc",
                       q.tag ? std::string_view("tag=") : std::string_view(), q.tag ? *q.tag : "",
                       q.search_folded});
-  auto page = take_or_answer(ctx, decode_page(*common, ctx.cursors, binding));
-  if (!page) return;
-  q.page = *page;
+  auto page = decode_page(value(common), ctx.cursors, binding);
+  if (auto* e = failed(page)) return *e;
+  q.page = value(page);
 
-  const auto result = ctx.store.list_contacts(ctx.workspace, q);
-  respond_page(ctx, result, common->limit, binding, write_contact_item);
+  const auto result = ctx.db.contacts().list(ctx.workspace, q);
+  respond_page(ctx, result, value(common).limit, binding, write_contact_item);
+  return kAnswered;
 }
 
-void get_contact(ResourceContext& ctx) {
-  auto id = require_record_id(ctx);
-  if (!id) return;
-  auto contact = ctx.store.get_contact(ctx.workspace, domain::ContactId{*id});
-  if (!contact) return respond_error(ctx.response, 404, not_found_message("contact"));
-  respond_data(ctx.response, 200, [&](JsonWriter& w) { write_contact_item(w, *contact); });
+Outcome get_contact(ResourceContext& ctx) {
+  auto id = record_id(ctx.query);
+  if (auto* e = failed(id)) return *e;
+  const auto contact = ctx.db.contacts().get(ctx.workspace, domain::ContactId{value(id)});
+  if (!contact) return record_not_found("contact");
+  respond_data(ctx.response, Success::kOk, [&](JsonWriter& w) { write_contact_item(w, *contact); });
+  return kAnswered;
 }
 
-void create_contact(ResourceContext& ctx) {
-  if (auto e = ctx.query.reject_unknown({})) return respond_error(ctx.response, 400, e->message);
-  auto body = require_json_body(ctx);
-  if (!body) return;
-  auto contact = take_or_answer(ctx, decode_contact_create(*body));
-  if (!contact) return;
-  auto result = ctx.store.create_contact(ctx.workspace, *contact);
+Outcome create_contact(ResourceContext& ctx) {
+  if (auto e = ctx.query.reject_unknown({})) return *e;
+  auto body = json_body(ctx.request);
+  if (auto* e = failed(body)) return *e;
+  auto contact = decode_contact_create(value(body));
+  if (auto* e = failed(contact)) return *e;
+  const auto result = ctx.db.contacts().create(ctx.workspace, value(contact));
   if (const auto* conflict = std::get_if<store::EmailConflict>(&result)) {
-    return respond_duplicate(ctx, *conflict);
+    return duplicate_email(*conflict);
   }
   const auto& created = std::get<domain::Contact>(result);
-  respond_data(ctx.response, 201, [&](JsonWriter& w) { write_contact_created(w, created); });
+  respond_data(ctx.response, Success::kCreated,
+               [&](JsonWriter& w) { write_contact_created(w, created); });
+  return kAnswered;
 }
 
-void update_contact(ResourceContext& ctx) {
-  auto id = require_record_id(ctx);
-  if (!id) return;
-  auto body = require_json_body(ctx);
-  if (!body) return;
-  auto patch = take_or_answer(ctx, decode_contact_patch(*body));
-  if (!patch) return;
-  auto result = ctx.store.update_contact(ctx.workspace, domain::ContactId{*id}, *patch);
-  if (std::holds_alternative<store::NotFound>(result)) {
-    return respond_error(ctx.response, 404, not_found_message("contact"));
-  }
+Outcome update_contact(ResourceContext& ctx) {
+  auto id = record_id(ctx.query);
+  if (auto* e = failed(id)) return *e;
+  auto body = json_body(ctx.request);
+  if (auto* e = failed(body)) return *e;
+  auto patch = decode_contact_patch(value(body));
+  if (auto* e = failed(patch)) return *e;
+  const auto result =
+      ctx.db.contacts().update(ctx.workspace, domain::ContactId{value(id)}, value(patch));
+  if (std::holds_alternative<store::NotFound>(result)) return record_not_found("contact");
   if (const auto* conflict = std::get_if<store::EmailConflict>(&result)) {
-    return respond_duplicate(ctx, *conflict);
+    return duplicate_email(*conflict);
   }
   const auto& contact = std::get<domain::Contact>(result);
-  respond_data(ctx.response, 200, [&](JsonWriter& w) { write_contact_item(w, contact); });
+  respond_data(ctx.response, Success::kOk, [&](JsonWriter& w) { write_contact_item(w, contact); });
+  return kAnswered;
 }
 
-void delete_contact(ResourceContext& ctx) {
-  auto id = require_record_id(ctx);
-  if (!id) return;
-  if (!ctx.store.delete_contact(ctx.workspace, domain::ContactId{*id})) {
-    return respond_error(ctx.response, 404, not_found_message("contact"));
+Outcome delete_contact(ResourceContext& ctx) {
+  auto id = record_id(ctx.query);
+  if (auto* e = failed(id)) return *e;
+  if (!ctx.db.contacts().remove(ctx.workspace, domain::ContactId{value(id)})) {
+    return record_not_found("contact");
   }
-  respond_data(ctx.response, 200, [&](JsonWriter& w) { write_deleted(w, *id); });
+  respond_data(ctx.response, Success::kOk, [&](JsonWriter& w) { write_deleted(w, value(id)); });
+  return kAnswered;
 }
 
 }  // namespace
 
-void handle_contacts(ResourceContext& ctx) {
+Outcome handle_contacts(ResourceContext& ctx) {
   const std::string_view method = ctx.request.method;
   if (method == "GET") return ctx.query.has("id") ? get_contact(ctx) : list_contacts(ctx);
   if (method == "POST") return create_contact(ctx);

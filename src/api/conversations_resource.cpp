@@ -3,8 +3,7 @@
 #include <array>
 
 #include "api/record_bodies.hpp"
-#include "api/record_json.hpp"
-#include "api/resource_context.hpp"
+#include "api/record_responses.hpp"
 #include "api/resource_support.hpp"
 
 namespace leadline::api {
@@ -18,78 +17,79 @@ constexpr std::array<std::pair<std::string_view, ConversationSortField>, 2> kCon
     {"updated_at", ConversationSortField::kUpdatedAt},
 }};
 
-void list_conversations(ResourceContext& ctx) {
+Outcome list_conversations(ResourceContext& ctx) {
   if (auto e = ctx.query.reject_unknown(
           {"status", "search", "tag", "sort", "limit", "cursor", "page"})) {
-    return respond_error(ctx.response, 400, e->message);
+    return *e;
   }
-  auto common = take_or_answer(ctx, decode_common_list_params(ctx.query));
-  if (!common) return;
-  auto sort = take_or_answer(
-      ctx, decode_sort(ctx.query, kConversationSorts, ConversationSortField::kCreatedAt));
-  if (!sort) return;
-  auto status_text = take_or_answer(ctx, non_empty_param(ctx.query, "status"));
-  if (!status_text) return;
-  auto tag = take_or_answer(ctx, non_empty_param(ctx.query, "tag"));
-  if (!tag) return;
+  auto common = decode_common_list_params(ctx.query);
+  if (auto* e = failed(common)) return *e;
+  auto sort = decode_sort(ctx.query, kConversationSorts, ConversationSortField::kCreatedAt);
+  if (auto* e = failed(sort)) return *e;
+  auto status_text = non_empty_param(ctx.query, "status");
+  if (auto* e = failed(status_text)) return *e;
+  auto tag = non_empty_param(ctx.query, "tag");
+  if (auto* e = failed(tag)) return *e;
 
   store::ConversationListQuery q;
-  if (*status_text && **status_text != "all") {
-    q.status = domain::parse_conversation_status(**status_text);
+  if (const auto& status = value(status_text); status && *status != "all") {
+    q.status = domain::parse_conversation_status(*status);
     if (!q.status) {
-      return respond_error(
-          ctx.response, 400,
-          "status must be one of: " + std::string(domain::kConversationStatusList) + ", all");
+      return BadRequest{"status must be one of: " + std::string(domain::kConversationStatusList) +
+                        ", all"};
     }
   }
-  if (*tag) q.tag = std::string(**tag);
-  q.search_folded = common->search_folded;
-  q.sort = *sort;
+  if (value(tag)) q.tag = std::string(*value(tag));
+  q.search_folded = value(common).search_folded;
+  q.sort = value(sort);
   const std::string binding =
       cursor_binding(ctx, "conversations",
-                     {sort_field_name(kConversationSorts, sort->field),
-                      sort->direction == store::SortDirection::kAsc ? "asc" : "desc",
+                     {sort_field_name(kConversationSorts, q.sort.field),
+                      q.sort.direction == store::SortDirection::kAsc ? "asc" : "desc",
                       q.status ? domain::to_string(*q.status) : "",
                       q.tag ? std::string_view("tag=") : "", q.tag ? *q.tag : "", q.search_folded});
-  auto page = take_or_answer(ctx, decode_page(*common, ctx.cursors, binding));
-  if (!page) return;
-  q.page = *page;
+  auto page = decode_page(value(common), ctx.cursors, binding);
+  if (auto* e = failed(page)) return *e;
+  q.page = value(page);
 
-  const auto result = ctx.store.list_conversations(ctx.workspace, q);
-  respond_page(ctx, result, common->limit, binding, write_conversation_item);
+  const auto result = ctx.db.conversations().list(ctx.workspace, q);
+  respond_page(ctx, result, value(common).limit, binding, write_conversation_item);
+  return kAnswered;
 }
 
-void get_conversation(ResourceContext& ctx) {
-  auto id = require_record_id(ctx);
-  if (!id) return;
-  auto detail = ctx.store.get_conversation(ctx.workspace, domain::ConversationId{*id});
-  if (!detail) return respond_error(ctx.response, 404, not_found_message("conversation"));
-  respond_data(ctx.response, 200, [&](JsonWriter& w) { write_conversation_detail(w, *detail); });
+Outcome get_conversation(ResourceContext& ctx) {
+  auto id = record_id(ctx.query);
+  if (auto* e = failed(id)) return *e;
+  const auto detail = ctx.db.conversations().get(ctx.workspace, domain::ConversationId{value(id)});
+  if (!detail) return record_not_found("conversation");
+  respond_data(ctx.response, Success::kOk,
+               [&](JsonWriter& w) { write_conversation_detail(w, *detail); });
+  return kAnswered;
 }
 
-void update_conversation(ResourceContext& ctx) {
-  auto id = require_record_id(ctx);
-  if (!id) return;
-  auto body = require_json_body(ctx);
-  if (!body) return;
-  auto patch = take_or_answer(ctx, decode_conversation_patch(*body));
-  if (!patch) return;
-  auto result = ctx.store.update_conversation(ctx.workspace, domain::ConversationId{*id}, *patch);
-  if (std::holds_alternative<store::NotFound>(result)) {
-    return respond_error(ctx.response, 404, not_found_message("conversation"));
-  }
+Outcome update_conversation(ResourceContext& ctx) {
+  auto id = record_id(ctx.query);
+  if (auto* e = failed(id)) return *e;
+  auto body = json_body(ctx.request);
+  if (auto* e = failed(body)) return *e;
+  auto patch = decode_conversation_patch(value(body));
+  if (auto* e = failed(patch)) return *e;
+  const auto result =
+      ctx.db.conversations().update(ctx.workspace, domain::ConversationId{value(id)}, value(patch));
+  if (std::holds_alternative<store::NotFound>(result)) return record_not_found("conversation");
   if (const auto* bad = std::get_if<store::InvalidReference>(&result)) {
     const char* what = bad->field == "agent_id" ? "an agent" : "a department";
-    return respond_error(ctx.response, 400,
-                         bad->field + " does not name " + what + " of this workspace");
+    return BadRequest{bad->field + " does not name " + what + " of this workspace"};
   }
   const auto& patched = std::get<domain::ConversationPatchResult>(result);
-  respond_data(ctx.response, 200, [&](JsonWriter& w) { write_conversation_patched(w, patched); });
+  respond_data(ctx.response, Success::kOk,
+               [&](JsonWriter& w) { write_conversation_patched(w, patched); });
+  return kAnswered;
 }
 
 }  // namespace
 
-void handle_conversations(ResourceContext& ctx) {
+Outcome handle_conversations(ResourceContext& ctx) {
   if (ctx.request.method == "GET") {
     return ctx.query.has("id") ? get_conversation(ctx) : list_conversations(ctx);
   }

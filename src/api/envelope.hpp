@@ -1,5 +1,5 @@
-// The response envelopes of the contract: {success,data}, {success,data,pagination} and
-// {success:false,error}, written straight into the response body.
+// The success envelopes of the contract, {success,data} and {success,data,pagination}, written
+// straight into the response body. Errors have theirs in errors.hpp.
 #pragma once
 
 #include <optional>
@@ -11,16 +11,12 @@
 
 namespace leadline::api {
 
-void respond_error(http::Response& response, unsigned status, std::string_view message);
-
-// 405 for a known path: the Allow header and a sentence naming the method and the allowed ones.
-void respond_method_not_allowed(http::Response& response, std::string_view method,
-                                std::string_view allow);
+enum class Success : unsigned { kOk = 200, kCreated = 201 };
 
 // Calls write_data(JsonWriter&) to write the value of `data`.
 template <class WriteData>
-void respond_data(http::Response& response, unsigned status, WriteData&& write_data) {
-  response.status = status;
+void respond_data(http::Response& response, Success status, WriteData&& write_data) {
+  response.status = static_cast<unsigned>(status);
   response.body.clear();
   JsonWriter w(response.body);
   w.begin_object().field("success", true).key("data");
@@ -39,7 +35,7 @@ struct PaginationInfo {
 template <class Items, class WriteItem>
 void respond_list(http::Response& response, const Items& items, const PaginationInfo& pagination,
                   WriteItem&& write_item) {
-  response.status = 200;
+  response.status = static_cast<unsigned>(Success::kOk);
   response.body.clear();
   JsonWriter w(response.body);
   w.begin_object().field("success", true).key("data").begin_array();

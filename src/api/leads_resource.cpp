@@ -2,8 +2,7 @@
 #include <array>
 
 #include "api/record_bodies.hpp"
-#include "api/record_json.hpp"
-#include "api/resource_context.hpp"
+#include "api/record_responses.hpp"
 #include "api/resource_support.hpp"
 
 namespace leadline::api {
@@ -19,89 +18,91 @@ constexpr std::array<std::pair<std::string_view, LeadSortField>, 4> kLeadSorts{{
     {"visitor_name", LeadSortField::kVisitorName},
 }};
 
-void list_leads(ResourceContext& ctx) {
+Outcome list_leads(ResourceContext& ctx) {
   if (auto e = ctx.query.reject_unknown({"stage", "search", "sort", "limit", "cursor", "page"})) {
-    return respond_error(ctx.response, 400, e->message);
+    return *e;
   }
-  auto common = take_or_answer(ctx, decode_common_list_params(ctx.query));
-  if (!common) return;
-  auto sort = take_or_answer(ctx, decode_sort(ctx.query, kLeadSorts, LeadSortField::kCreatedAt));
-  if (!sort) return;
-  auto stage_text = take_or_answer(ctx, non_empty_param(ctx.query, "stage"));
-  if (!stage_text) return;
+  auto common = decode_common_list_params(ctx.query);
+  if (auto* e = failed(common)) return *e;
+  auto sort = decode_sort(ctx.query, kLeadSorts, LeadSortField::kCreatedAt);
+  if (auto* e = failed(sort)) return *e;
+  auto stage_text = non_empty_param(ctx.query, "stage");
+  if (auto* e = failed(stage_text)) return *e;
 
   store::LeadListQuery q;
-  if (*stage_text) {
-    q.stage = domain::parse_pipeline_stage(**stage_text);
+  if (const auto& stage = value(stage_text)) {
+    q.stage = domain::parse_pipeline_stage(*stage);
     if (!q.stage) {
-      return respond_error(ctx.response, 400,
-                           "stage must be one of: " + std::string(domain::kPipelineStageList));
+      return BadRequest{"stage must be one of: " + std::string(domain::kPipelineStageList)};
     }
   }
-  q.search_folded = common->search_folded;
-  q.sort = *sort;
+  q.search_folded = value(common).search_folded;
+  q.sort = value(sort);
   const std::string binding =
       cursor_binding(ctx, "leads",
-                     {sort_field_name(kLeadSorts, sort->field),
-                      sort->direction == store::SortDirection::kAsc ? "asc" : "desc",
+                     {sort_field_name(kLeadSorts, q.sort.field),
+                      q.sort.direction == store::SortDirection::kAsc ? "asc" : "desc",
                       q.stage ? domain::to_string(*q.stage) : "", q.search_folded});
-  auto page = take_or_answer(ctx, decode_page(*common, ctx.cursors, binding));
-  if (!page) return;
-  q.page = *page;
+  auto page = decode_page(value(common), ctx.cursors, binding);
+  if (auto* e = failed(page)) return *e;
+  q.page = value(page);
 
-  const auto result = ctx.store.list_leads(ctx.workspace, q);
-  respond_page(ctx, result, common->limit, binding, write_lead_item);
+  const auto result = ctx.db.leads().list(ctx.workspace, q);
+  respond_page(ctx, result, value(common).limit, binding, write_lead_item);
+  return kAnswered;
 }
 
-void get_lead(ResourceContext& ctx) {
-  auto id = require_record_id(ctx);
-  if (!id) return;
-  auto lead = ctx.store.get_lead(ctx.workspace, domain::LeadId{*id});
-  if (!lead) return respond_error(ctx.response, 404, not_found_message("lead"));
-  respond_data(ctx.response, 200, [&](JsonWriter& w) { write_lead_item(w, *lead); });
+Outcome get_lead(ResourceContext& ctx) {
+  auto id = record_id(ctx.query);
+  if (auto* e = failed(id)) return *e;
+  const auto lead = ctx.db.leads().get(ctx.workspace, domain::LeadId{value(id)});
+  if (!lead) return record_not_found("lead");
+  respond_data(ctx.response, Success::kOk, [&](JsonWriter& w) { write_lead_item(w, *lead); });
+  return kAnswered;
 }
 
-void create_lead(ResourceContext& ctx) {
-  if (auto e = ctx.query.reject_unknown({})) return respond_error(ctx.response, 400, e->message);
-  auto body = require_json_body(ctx);
-  if (!body) return;
-  auto lead = take_or_answer(ctx, decode_lead_create(*body));
-  if (!lead) return;
-  const auto created = ctx.store.create_lead(ctx.workspace, *lead);
-  respond_data(ctx.response, 201, [&](JsonWriter& w) { write_lead_created(w, created); });
+Outcome create_lead(ResourceContext& ctx) {
+  if (auto e = ctx.query.reject_unknown({})) return *e;
+  auto body = json_body(ctx.request);
+  if (auto* e = failed(body)) return *e;
+  auto lead = decode_lead_create(value(body));
+  if (auto* e = failed(lead)) return *e;
+  const auto created = ctx.db.leads().create(ctx.workspace, value(lead));
+  respond_data(ctx.response, Success::kCreated,
+               [&](JsonWriter& w) { write_lead_created(w, created); });
+  return kAnswered;
 }
 
-void update_lead(ResourceContext& ctx) {
-  auto id = require_record_id(ctx);
-  if (!id) return;
-  auto body = require_json_body(ctx);
-  if (!body) return;
-  auto patch = take_or_answer(ctx, decode_lead_patch(*body));
-  if (!patch) return;
-  auto result = ctx.store.update_lead(ctx.workspace, domain::LeadId{*id}, *patch);
-  if (std::holds_alternative<store::NotFound>(result)) {
-    return respond_error(ctx.response, 404, not_found_message("lead"));
-  }
+Outcome update_lead(ResourceContext& ctx) {
+  auto id = record_id(ctx.query);
+  if (auto* e = failed(id)) return *e;
+  auto body = json_body(ctx.request);
+  if (auto* e = failed(body)) return *e;
+  auto patch = decode_lead_patch(value(body));
+  if (auto* e = failed(patch)) return *e;
+  const auto result = ctx.db.leads().update(ctx.workspace, domain::LeadId{value(id)}, value(patch));
+  if (std::holds_alternative<store::NotFound>(result)) return record_not_found("lead");
   if (const auto* bad = std::get_if<store::InvalidReference>(&result)) {
-    return respond_error(ctx.response, 400,
-                         bad->field + " does not name a sales rep of this workspace");
+    return BadRequest{bad->field + " does not name a sales rep of this workspace"};
   }
   const auto& lead = std::get<domain::Lead>(result);
-  respond_data(ctx.response, 200, [&](JsonWriter& w) { write_lead_item(w, lead); });
+  respond_data(ctx.response, Success::kOk, [&](JsonWriter& w) { write_lead_item(w, lead); });
+  return kAnswered;
 }
 
-void delete_lead(ResourceContext& ctx) {
-  auto id = require_record_id(ctx);
-  if (!id) return;
-  if (!ctx.store.delete_lead(ctx.workspace, domain::LeadId{*id})) {
-    return respond_error(ctx.response, 404, not_found_message("lead"));
+Outcome delete_lead(ResourceContext& ctx) {
+  auto id = record_id(ctx.query);
+  if (auto* e = failed(id)) return *e;
+  if (!ctx.db.leads().remove(ctx.workspace, domain::LeadId{value(id)})) {
+    return record_not_found("lead");
   }
-  respond_data(ctx.response, 200, [&](JsonWriter& w) { write_deleted(w, *id); });
+  respond_data(ctx.response, Success::kOk, [&](JsonWriter& w) { write_deleted(w, value(id)); });
+  return kAnswered;
 }
 
 }  // namespace
 
-void handle_leads(ResourceContext& ctx) {
+Outcome handle_leads(ResourceContext& ctx) {
   const std::string_view method = ctx.request.method;
   if (method == "GET") return ctx.query.has("id") ? get_lead(ctx) : list_leads(ctx);
   if (method == "POST") return create_lead(ctx);

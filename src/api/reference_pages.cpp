@@ -3,7 +3,6 @@
 
 #include <string>
 
-#include "api/envelope.hpp"
 #include "api/openapi_document.hpp"
 #include "api/redoc_bundle.hpp"
 
@@ -64,13 +63,12 @@ const Document* find_document(std::string_view path) {
 
 }  // namespace
 
-std::string_view serve_reference(std::string_view path, const http::Request& request,
-                                 http::Response& response) {
+std::optional<ReferenceAnswer> serve_reference(std::string_view path, const http::Request& request,
+                                               http::Response& response) {
   const Document* document = find_document(path);
-  if (document == nullptr) return {};
+  if (document == nullptr) return std::nullopt;
   if (request.method != "GET" && request.method != "HEAD") {
-    respond_method_not_allowed(response, request.method, "GET, HEAD");
-    return document->label;
+    return ReferenceAnswer{document->label, method_not_allowed(request.method, "GET, HEAD")};
   }
   response.content_type = document->content_type;
   response.headers.emplace_back("Cache-Control", document->cache_control);
@@ -80,7 +78,7 @@ std::string_view serve_reference(std::string_view path, const http::Request& req
     response.headers.emplace_back("Referrer-Policy", "no-referrer");
   }
   response.body.assign(document->body());
-  return document->label;
+  return ReferenceAnswer{document->label, kAnswered};
 }
 
 std::array<std::string_view, 3> reference_routes() {

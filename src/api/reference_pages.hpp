@@ -3,8 +3,10 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string_view>
 
+#include "api/errors.hpp"
 #include "http/request.hpp"
 
 namespace leadline::api {
@@ -13,11 +15,16 @@ inline constexpr std::string_view kOpenApiPath = "/api/v1/external/openapi.json"
 inline constexpr std::string_view kDocsPath = "/docs";
 inline constexpr std::string_view kRedocScriptPath = "/docs/redoc.standalone.js";
 
-// Answers `path` when it names one of the documents and returns its route label ("/docs");
-// returns an empty view, leaving `response` untouched, for every other path. The documents need
-// no key and are not rate-limited or counted, like any public API reference.
-std::string_view serve_reference(std::string_view path, const http::Request& request,
-                                 http::Response& response);
+struct ReferenceAnswer {
+  std::string_view route;  // the document's route label ("/docs")
+  Outcome outcome;         // a 405 for methods other than GET and HEAD
+};
+
+// Answers `path` when it names one of the documents; nothing, leaving `response` untouched, for
+// every other path. The documents need no key and are not rate-limited or counted, like any
+// public API reference.
+std::optional<ReferenceAnswer> serve_reference(std::string_view path, const http::Request& request,
+                                               http::Response& response);
 
 // The route labels serve_reference returns, for metrics known up front.
 std::array<std::string_view, 3> reference_routes();

@@ -1,12 +1,11 @@
 // What a resource operation gets once routing, authentication, limits and scope have passed.
 #pragma once
 
-#include <string_view>
-
 #include "api/cursor_codec.hpp"
+#include "api/errors.hpp"
 #include "api/query_params.hpp"
 #include "http/request.hpp"
-#include "store/store.hpp"
+#include "store/database.hpp"
 
 namespace leadline::api {
 
@@ -15,13 +14,13 @@ struct ResourceContext {
   http::Response& response;
   const QueryParams& query;
   const domain::WorkspaceId& workspace;
-  store::Store& store;
+  store::Database& db;
   const CursorCodec& cursors;
 };
 
-// One function per resource; each answers every method the router allows for it.
-void handle_leads(ResourceContext& ctx);
-void handle_contacts(ResourceContext& ctx);
-void handle_conversations(ResourceContext& ctx);
+// One function per resource; each answers every method its route allows.
+Outcome handle_leads(ResourceContext& ctx);
+Outcome handle_contacts(ResourceContext& ctx);
+Outcome handle_conversations(ResourceContext& ctx);
 
 }  // namespace leadline::api

@@ -22,35 +22,23 @@ bool is_json_media_type(std::string_view content_type) {
 
 }  // namespace
 
-std::optional<std::string> require_record_id(ResourceContext& ctx) {
-  const auto id = ctx.query.get("id");
-  if (!id) {
-    respond_error(ctx.response, 400, "id query parameter is required");
-    return std::nullopt;
-  }
-  if (id->empty()) {
-    respond_error(ctx.response, 400, "id must not be empty");
-    return std::nullopt;
-  }
+Decoded<std::string> record_id(const QueryParams& query) {
+  const auto id = query.get("id");
+  if (!id) return BadRequest{"id query parameter is required"};
+  if (id->empty()) return BadRequest{"id must not be empty"};
   auto uuid = domain::parse_uuid(*id);
-  if (!uuid) {
-    respond_error(ctx.response, 400, "id must be a UUID");
-    return std::nullopt;
+  if (!uuid) return BadRequest{"id must be a UUID"};
+  if (auto e = query.reject_unknown({"id"}, "(only id is accepted with this operation)")) {
+    return *e;
   }
-  if (auto e = ctx.query.reject_unknown({"id"}, "(only id is accepted with this operation)")) {
-    respond_error(ctx.response, 400, e->message);
-    return std::nullopt;
-  }
-  return uuid;
+  return std::move(*uuid);
 }
 
-std::optional<boost::json::object> require_json_body(ResourceContext& ctx) {
-  const std::string_view content_type = ctx.request.header("Content-Type");
-  if (!is_json_media_type(content_type)) {
-    respond_error(ctx.response, 400, "Content-Type must be application/json");
-    return std::nullopt;
+Decoded<boost::json::object> json_body(const http::Request& request) {
+  if (!is_json_media_type(request.header("Content-Type"))) {
+    return BadRequest{"Content-Type must be application/json"};
   }
-  return take_or_answer(ctx, parse_json_object(ctx.request.body));
+  return parse_json_object(request.body);
 }
 
 std::string cursor_binding(const ResourceContext& ctx, std::string_view endpoint,
@@ -65,10 +53,14 @@ std::string cursor_binding(const ResourceContext& ctx, std::string_view endpoint
   return binding;
 }
 
-std::string_view not_found_message(std::string_view resource) {
-  if (resource == "lead") return "lead not found";
-  if (resource == "contact") return "contact not found";
-  return "conversation not found";
+ApiError record_not_found(std::string_view resource) {
+  return {ErrorKind::kRecordNotFound, std::string(resource) + " not found"};
+}
+
+ApiError duplicate_email(const store::EmailConflict& conflict) {
+  ApiError error(ErrorKind::kDuplicateEmail, "A contact with this email already exists");
+  error.conflicting_id = conflict.existing_id.value;
+  return error;
 }
 
 }  // namespace leadline::api

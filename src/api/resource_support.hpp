@@ -1,31 +1,27 @@
 // Steps every resource shares: the record id from the query, the JSON body, list envelopes.
 #pragma once
 
-#include <optional>
+#include <boost/json/object.hpp>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include "api/envelope.hpp"
 #include "api/list_params.hpp"
 #include "api/resource_context.hpp"
-#include "boost/json/object.hpp"
 
 namespace leadline::api {
 
-// The `id` query parameter as a canonical UUID, and no other parameter; answers 400 and
-// returns nothing otherwise.
-std::optional<std::string> require_record_id(ResourceContext& ctx);
+// The `id` query parameter as a canonical UUID, and no other parameter.
+Decoded<std::string> record_id(const QueryParams& query);
 
-// The request body as a JSON object (Content-Type checked); answers 400 otherwise.
-std::optional<boost::json::object> require_json_body(ResourceContext& ctx);
+// The request body as a JSON object, Content-Type checked.
+Decoded<boost::json::object> json_body(const http::Request& request);
 
-// Answers 400 with the message of a failed decode; returns the value otherwise.
+// The value of a decode that did not fail.
 template <class T>
-std::optional<T> take_or_answer(ResourceContext& ctx, Decoded<T>&& decoded) {
-  if (auto* e = failed(decoded)) {
-    respond_error(ctx.response, 400, e->message);
-    return std::nullopt;
-  }
-  return std::move(std::get<T>(decoded));
+T& value(Decoded<T>& decoded) {
+  return std::get<T>(decoded);
 }
 
 // The list envelope for a page, with the next cursor bound to `binding`.
@@ -46,6 +42,10 @@ void respond_page(ResourceContext& ctx, const store::Page<T>& page, int limit,
 std::string cursor_binding(const ResourceContext& ctx, std::string_view endpoint,
                            std::initializer_list<std::string_view> parts);
 
-std::string_view not_found_message(std::string_view resource);
+// 404 for a record of `resource` ("lead") that the workspace does not have.
+ApiError record_not_found(std::string_view resource);
+
+// 409 for a contact e-mail another contact of the workspace holds.
+ApiError duplicate_email(const store::EmailConflict& conflict);
 
 }  // namespace leadline::api

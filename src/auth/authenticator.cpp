@@ -1,4 +1,5 @@
-// Authentication in the order decisions.md fixes: key (401), then the key's IP whitelist (403).
+// Authentication in the contract's order (docs/api.md): key (401), then the key's IP whitelist
+// (403).
 #include "auth/authenticator.hpp"
 
 #include "auth/api_key.hpp"
@@ -19,8 +20,8 @@ bool whitelist_allows(const std::vector<std::string>& allowed_ips, const IpAddre
 
 }  // namespace
 
-Authenticator::Authenticator(store::Store& store, std::vector<IpRange> trusted_proxies)
-    : store_(store), trusted_proxies_(std::move(trusted_proxies)) {}
+Authenticator::Authenticator(KeyLookup lookup, std::vector<IpRange> trusted_proxies)
+    : lookup_(std::move(lookup)), trusted_proxies_(std::move(trusted_proxies)) {}
 
 std::variant<AuthenticatedKey, AuthFailure> Authenticator::authenticate(
     std::string_view authorization, std::string_view peer_ip, std::string_view x_forwarded_for) {
@@ -30,7 +31,7 @@ std::variant<AuthenticatedKey, AuthFailure> Authenticator::authenticate(
   if (!looks_like_api_key(*token)) return AuthFailure::kUnknownOrRevoked;
 
   // Looked up on every request, never cached, so a revocation by any process counts at once.
-  auto record = store_.find_key_by_hash(hash_api_key(*token));
+  auto record = lookup_(hash_api_key(*token));
   if (!record || record->revoked_at) return AuthFailure::kUnknownOrRevoked;
 
   if (!record->allowed_ips.empty()) {

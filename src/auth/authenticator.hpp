@@ -1,5 +1,5 @@
 // The request's identity: the key behind the Authorization header and whether the client's
-// address may use it. Every lookup reads the store, so a revocation by any process counts on
+// address may use it. Every lookup reads the database, so a revocation by any process counts on
 // the very next request.
 #pragma once
 
@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "auth/ip_rule.hpp"
-#include "store/store.hpp"
+#include "auth/storage_ports.hpp"
 
 namespace leadline::auth {
 
 struct AuthenticatedKey {
-  store::ApiKeyRecord key;
+  domain::ApiKeyRecord key;
 };
 
 enum class AuthFailure {
@@ -24,7 +24,7 @@ enum class AuthFailure {
 
 class Authenticator {
  public:
-  Authenticator(store::Store& store, std::vector<IpRange> trusted_proxies);
+  Authenticator(KeyLookup lookup, std::vector<IpRange> trusted_proxies);
 
   // authorization: the Authorization header value ("" when absent).
   std::variant<AuthenticatedKey, AuthFailure> authenticate(std::string_view authorization,
@@ -32,7 +32,7 @@ class Authenticator {
                                                            std::string_view x_forwarded_for);
 
  private:
-  store::Store& store_;
+  KeyLookup lookup_;
   std::vector<IpRange> trusted_proxies_;
 };
 

@@ -1,4 +1,4 @@
-// Usage counters: sharded in-memory maps on the request path, written to the store in batches.
+// Usage counters: sharded in-memory maps on the request path, written to the database in batches.
 #include "auth/usage_recorder.hpp"
 
 #include <array>
@@ -60,7 +60,7 @@ struct Shard {
 }  // namespace
 
 struct UsageRecorder::Impl {
-  store::Store& store;
+  UsageSink sink;
   std::chrono::milliseconds flush_interval;
   Clock clock;
   const observability::Logger& logger;
@@ -77,8 +77,8 @@ struct UsageRecorder::Impl {
   bool stopping = false;
   std::thread worker;
 
-  Impl(store::Store& s, std::chrono::milliseconds interval, Clock c, const observability::Logger& l)
-      : store(s),
+  Impl(UsageSink s, std::chrono::milliseconds interval, Clock c, const observability::Logger& l)
+      : sink(std::move(s)),
         flush_interval(interval),
         clock(std::move(c)),
         logger(l),
@@ -112,14 +112,14 @@ struct UsageRecorder::Impl {
       return;
     }
 
-    std::vector<store::UsageDelta> deltas;
+    std::vector<domain::UsageDelta> deltas;
     deltas.reserve(batch.size());
     for (const auto& [key, counts] : batch) {
-      deltas.push_back(store::UsageDelta{domain::ApiKeyId{key.key_id}, key.day, key.endpoint,
-                                         counts.requests, counts.errors, counts.rate_limited});
+      deltas.push_back(domain::UsageDelta{domain::ApiKeyId{key.key_id}, key.day, key.endpoint,
+                                          counts.requests, counts.errors, counts.rate_limited});
     }
     try {
-      store.record_usage(deltas);
+      sink(deltas);
       last_flush_ms.store(clock(), std::memory_order_relaxed);
       if (failure_logged) {
         logger.log(observability::Level::kInfo, "usage counts written again");
@@ -144,9 +144,9 @@ struct UsageRecorder::Impl {
   }
 };
 
-UsageRecorder::UsageRecorder(store::Store& store, std::chrono::milliseconds flush_interval,
-                             Clock clock, const observability::Logger& logger)
-    : impl_(std::make_unique<Impl>(store, flush_interval, std::move(clock), logger)) {
+UsageRecorder::UsageRecorder(UsageSink sink, std::chrono::milliseconds flush_interval, Clock clock,
+                             const observability::Logger& logger)
+    : impl_(std::make_unique<Impl>(std::move(sink), flush_interval, std::move(clock), logger)) {
   impl_->worker = std::thread([impl = impl_.get()] { impl->run(); });
 }
 

@@ -1,4 +1,4 @@
-// Per-key usage counted in memory on the request path and written to the store in batches by
+// Per-key usage counted in memory on the request path and written to the database in batches by
 // a background thread (every flush_interval, and on stop), so a request never pays a write.
 #pragma once
 
@@ -7,15 +7,15 @@
 #include <string_view>
 
 #include "auth/sliding_window_limiter.hpp"
+#include "auth/storage_ports.hpp"
 #include "observability/logger.hpp"
-#include "store/store.hpp"
 
 namespace leadline::auth {
 
 class UsageRecorder {
  public:
   // Failed flushes are reported through `logger` (which must outlive the recorder).
-  UsageRecorder(store::Store& store, std::chrono::milliseconds flush_interval,
+  UsageRecorder(UsageSink sink, std::chrono::milliseconds flush_interval,
                 Clock clock = system_clock_ms(),
                 const observability::Logger& logger = observability::Logger::fallback());
   ~UsageRecorder();  // flushes

@@ -28,17 +28,18 @@ Result<std::string> resolve_db_url(const ParsedArguments& args) {
   return std::string(kDefaultDbUrl);
 }
 
-Result<std::unique_ptr<store::Store>> open_store(const ParsedArguments& args) {
+Result<std::unique_ptr<store::Database>> open_store(const ParsedArguments& args) {
   auto url = resolve_db_url(args);
   if (auto* f = std::get_if<Failure>(&url)) return *f;
   return open_store_at(std::get<std::string>(url));
 }
 
-Result<std::unique_ptr<store::Store>> open_store_at(const std::string& url) {
-  // open_store reports an unusable URL or database by throwing; at this edge that is an
+Result<std::unique_ptr<store::Database>> open_store_at(const std::string& url,
+                                                       store::OperationMetrics* metrics) {
+  // open_database reports an unusable URL or database by throwing; at this edge that is an
   // ordinary outcome the operator should read, not a crash.
   try {
-    return store::open_store(url);
+    return store::open_database(url, domain::system_clock(), metrics);
   } catch (const std::exception& e) {
     return failure("cannot open database " + url + ": " + e.what());
   }
@@ -51,11 +52,11 @@ Result<std::string> uuid_option(const ParsedArguments& args, const std::string& 
   return *id;
 }
 
-Result<domain::WorkspaceId> existing_workspace(store::Store& store, const ParsedArguments& args) {
+Result<domain::WorkspaceId> existing_workspace(store::Database& db, const ParsedArguments& args) {
   auto id = uuid_option(args, "workspace");
   if (auto* f = std::get_if<Failure>(&id)) return *f;
   domain::WorkspaceId ws{std::get<std::string>(id)};
-  if (!store.workspace_exists(ws)) return failure("no workspace with id " + ws.value);
+  if (!db.workspaces().exists(ws)) return failure("no workspace with id " + ws.value);
   return ws;
 }
 

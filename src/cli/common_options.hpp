@@ -8,7 +8,7 @@
 
 #include "cli/command.hpp"
 #include "domain/ids.hpp"
-#include "store/store.hpp"
+#include "store/database.hpp"
 
 namespace leadline::cli {
 
@@ -20,12 +20,14 @@ std::vector<OptionSpec> common_options();
 // --db, else $LEADLINE_DB, else kDefaultDbUrl.
 Result<std::string> resolve_db_url(const ParsedArguments& args);
 
-Result<std::unique_ptr<store::Store>> open_store(const ParsedArguments& args);
-// The same for a URL already resolved (serve also reads it from its config file).
-Result<std::unique_ptr<store::Store>> open_store_at(const std::string& url);
+Result<std::unique_ptr<store::Database>> open_store(const ParsedArguments& args);
+// The same for a URL already resolved (serve also reads it from its config file), optionally
+// timing every database call into `metrics`.
+Result<std::unique_ptr<store::Database>> open_store_at(const std::string& url,
+                                                       store::OperationMetrics* metrics = nullptr);
 
 // --workspace parsed as an id and checked to exist.
-Result<domain::WorkspaceId> existing_workspace(store::Store& store, const ParsedArguments& args);
+Result<domain::WorkspaceId> existing_workspace(store::Database& db, const ParsedArguments& args);
 
 // The canonical form of a UUID given in option --`option`, or a usage failure naming it.
 Result<std::string> uuid_option(const ParsedArguments& args, const std::string& option);

@@ -14,17 +14,17 @@ constexpr const char* kDemoWorkspaceName = "Demo";
 
 // Reps go on through update_lead because a lead's create fields (and so the import) carry no
 // rep: the same path an API client would use.
-void assign_reps(store::Store& store, const domain::WorkspaceId& ws,
+void assign_reps(store::Database& db, const domain::WorkspaceId& ws,
                  const std::vector<domain::Person>& reps) {
   store::LeadListQuery query;
   query.sort = {store::LeadSortField::kCreatedAt, store::SortDirection::kAsc};
   query.page.limit = 100;
-  const auto leads = store.list_leads(ws, query).items;
+  const auto leads = db.leads().list(ws, query).items;
   for (std::size_t i = 0; i < leads.size(); ++i) {
     if (i % 4 == 0) continue;  // some leads stay unassigned
     domain::LeadPatch patch;
     patch.assigned_rep_id = domain::FieldUpdate<domain::RepId>::set({reps[i % reps.size()].id});
-    store.update_lead(ws, leads[i].id, patch);
+    db.leads().update(ws, leads[i].id, patch);
   }
 }
 
@@ -45,39 +45,39 @@ std::string reachable_address(const std::string& listen_address) {
 
 }  // namespace
 
-Result<DemoSeed> seed_demo_data(store::Store& store) {
-  const auto workspaces = store.list_workspaces();
+Result<DemoSeed> seed_demo_data(store::Database& db) {
+  const auto workspaces = db.workspaces().list();
   if (!workspaces.empty()) {
     const auto& existing = existing_demo_workspace(workspaces);
     return DemoSeed{.workspace = existing.id, .workspace_name = existing.name};
   }
 
-  const auto ws = store.create_workspace(kDemoWorkspaceName).id;
+  const auto ws = db.workspaces().create(kDemoWorkspaceName).id;
   std::vector<domain::Person> reps;
-  for (const auto& rep : demo_reps()) reps.push_back(store.add_rep(ws, rep));
+  for (const auto& rep : demo_reps()) reps.push_back(db.workspaces().add_rep(ws, rep));
   std::vector<domain::AgentId> agents;
-  for (const auto& agent : demo_agents()) agents.push_back({store.add_agent(ws, agent).id});
+  for (const auto& agent : demo_agents())
+    agents.push_back({db.workspaces().add_agent(ws, agent).id});
   std::vector<domain::DepartmentId> departments;
   for (const auto& name : demo_departments())
-    departments.push_back(store.add_department(ws, name).id);
+    departments.push_back(db.workspaces().add_department(ws, name).id);
 
   const auto imported =
-      store.import_batch(ws, demo_import_items(domain::now(), agents, departments));
+      db.imports().apply(ws, demo_import_items(domain::now(), agents, departments));
   if (const auto* failed = std::get_if<store::ImportFailure>(&imported)) {
     return failure("creating the demo data failed at item " + std::to_string(failed->line) + ": " +
                    failed->message);
   }
-  assign_reps(store, ws, reps);
+  assign_reps(db, ws, reps);
 
   const std::string key = auth::generate_api_key();
-  store::NewApiKey demo_key;
+  domain::NewApiKey demo_key;
   demo_key.workspace_id = ws;
   demo_key.name = "demo";
   demo_key.prefix = auth::display_prefix(key);
   demo_key.key_hash = auth::hash_api_key(key);
-  demo_key.scopes =
-      static_cast<unsigned>(store::Scope::kRead) | static_cast<unsigned>(store::Scope::kWrite);
-  store.create_api_key(demo_key);
+  demo_key.scopes.add(domain::Scope::kRead).add(domain::Scope::kWrite);
+  db.keys().create(demo_key);
   return DemoSeed{
       .workspace = ws, .workspace_name = kDemoWorkspaceName, .created = true, .key = key};
 }

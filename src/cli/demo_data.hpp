@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
-#include "store/store.hpp"
+#include "store/database.hpp"
 
 namespace leadline::cli {
 
@@ -20,7 +20,7 @@ struct DemoSeed {
 };
 
 // Seeds only a database without any workspace; otherwise points at the existing one.
-Result<DemoSeed> seed_demo_data(store::Store& store);
+Result<DemoSeed> seed_demo_data(store::Database& db);
 
 // What to tell the operator, given the address the server listens on: JSON for --json, and
 // the same as lines for a terminal.

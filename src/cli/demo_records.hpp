@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "domain/records.hpp"
-#include "store/store.hpp"
+#include "store/database.hpp"
 
 namespace leadline::cli {
 

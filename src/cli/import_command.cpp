@@ -61,7 +61,7 @@ std::optional<Failure> import_file(const Invocation& in) {
   store::ImportCounts counts;
   const auto& batch = std::get<std::vector<store::ImportItem>>(items);
   if (!batch.empty()) {
-    auto outcome = std::get<0>(store)->import_batch(std::get<domain::WorkspaceId>(ws), batch);
+    auto outcome = std::get<0>(store)->imports().apply(std::get<domain::WorkspaceId>(ws), batch);
     if (auto* failed = std::get_if<store::ImportFailure>(&outcome)) {
       return failure("line " + std::to_string(failed->line) + ": " + failed->message);
     }

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "api/decoded.hpp"
-#include "store/store.hpp"
+#include "store/database.hpp"
 
 namespace leadline::cli {
 

@@ -6,7 +6,7 @@
 #include "auth/ip_rule.hpp"
 #include "cli/command_groups.hpp"
 #include "cli/common_options.hpp"
-#include "cli/record_json.hpp"
+#include "cli/record_reports.hpp"
 #include "cli/scopes.hpp"
 
 namespace leadline::cli {
@@ -37,12 +37,12 @@ std::optional<Failure> create_key(const Invocation& in) {
   if (auto* f = std::get_if<Failure>(&ws)) return *f;
 
   const std::string key = auth::generate_api_key();
-  const auto record = std::get<0>(store)->create_api_key({
+  const auto record = std::get<0>(store)->keys().create({
       .workspace_id = std::get<domain::WorkspaceId>(ws),
       .name = std::get<std::string>(name),
       .prefix = auth::display_prefix(key),
       .key_hash = auth::hash_api_key(key),
-      .scopes = std::get<unsigned>(scopes),
+      .scopes = std::get<domain::ScopeSet>(scopes),
       .allowed_ips = std::get<std::vector<std::string>>(ips),
   });
 
@@ -66,7 +66,7 @@ std::optional<Failure> list_keys(const Invocation& in) {
   if (auto* f = std::get_if<Failure>(&ws)) return *f;
 
   boost::json::array items;
-  for (const auto& key : std::get<0>(store)->list_api_keys(std::get<domain::WorkspaceId>(ws))) {
+  for (const auto& key : std::get<0>(store)->keys().list(std::get<domain::WorkspaceId>(ws))) {
     items.push_back(api_key_listing_json(key));
   }
   in.out.emit({.data = std::move(items)});
@@ -79,8 +79,8 @@ std::optional<Failure> revoke_key(const Invocation& in) {
   auto store = open_store(in.args);
   if (auto* f = std::get_if<Failure>(&store)) return *f;
 
-  const auto revoked = std::get<0>(store)->revoke_api_key({std::get<std::string>(id)});
-  const auto* key = std::get_if<store::ApiKeyRecord>(&revoked);
+  const auto revoked = std::get<0>(store)->keys().revoke({std::get<std::string>(id)});
+  const auto* key = std::get_if<domain::ApiKeyRecord>(&revoked);
   if (key == nullptr) return failure("no API key with id " + std::get<std::string>(id));
   auto data = api_key_listing_json(*key);
   in.out.emit(
@@ -95,8 +95,8 @@ std::optional<Failure> key_usage(const Invocation& in) {
   auto store = open_store(in.args);
   if (auto* f = std::get_if<Failure>(&store)) return *f;
 
-  const auto usage = std::get<0>(store)->key_usage({std::get<std::string>(id)}, domain::now());
-  const auto* report = std::get_if<store::UsageReport>(&usage);
+  const auto usage = std::get<0>(store)->usage().report({std::get<std::string>(id)});
+  const auto* report = std::get_if<domain::UsageReport>(&usage);
   if (report == nullptr) return failure("no API key with id " + std::get<std::string>(id));
   in.out.emit({.data = usage_json(*report),
                .notes = {"Week is the ISO week and month the calendar month, both UTC; "

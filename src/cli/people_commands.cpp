@@ -2,7 +2,7 @@
 // conversations are assigned to.
 #include "cli/command_groups.hpp"
 #include "cli/common_options.hpp"
-#include "cli/record_json.hpp"
+#include "cli/record_reports.hpp"
 #include "domain/field_rules.hpp"
 
 namespace leadline::cli {
@@ -47,8 +47,8 @@ std::optional<Failure> add_person(const Invocation& in, PersonKind kind) {
   auto& db = *std::get<0>(store);
   const auto& workspace = std::get<domain::WorkspaceId>(ws);
   const auto& given = std::get<domain::Person>(person);
-  const auto added =
-      kind == PersonKind::kRep ? db.add_rep(workspace, given) : db.add_agent(workspace, given);
+  const auto added = kind == PersonKind::kRep ? db.workspaces().add_rep(workspace, given)
+                                              : db.workspaces().add_agent(workspace, given);
   in.out.emit({.headline = kind == PersonKind::kRep ? "Sales rep added." : "Agent added.",
                .data = person_json(added)});
   return std::nullopt;
@@ -62,8 +62,8 @@ std::optional<Failure> add_department(const Invocation& in) {
   auto ws = existing_workspace(*std::get<0>(store), in.args);
   if (auto* f = std::get_if<Failure>(&ws)) return *f;
 
-  const auto added = std::get<0>(store)->add_department(std::get<domain::WorkspaceId>(ws),
-                                                        std::get<std::string>(name));
+  const auto added = std::get<0>(store)->workspaces().add_department(
+      std::get<domain::WorkspaceId>(ws), std::get<std::string>(name));
   in.out.emit({.headline = "Department added.", .data = department_json(added)});
   return std::nullopt;
 }

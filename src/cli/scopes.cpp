@@ -1,15 +1,9 @@
 // Parsing and naming of API key scopes for the keys commands.
 #include "cli/scopes.hpp"
 
-#include "store/store.hpp"
-
 namespace leadline::cli {
 
 namespace {
-
-constexpr unsigned bit(store::Scope s) {
-  return static_cast<unsigned>(s);
-}
 
 // "read, write" is as clear as "read,write"; accept both.
 std::string_view trim_ascii_space(std::string_view s) {
@@ -20,17 +14,17 @@ std::string_view trim_ascii_space(std::string_view s) {
 
 }  // namespace
 
-Result<unsigned> parse_scopes(std::string_view text) {
-  unsigned scopes = 0;
+Result<domain::ScopeSet> parse_scopes(std::string_view text) {
+  domain::ScopeSet scopes;
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = text.find(',', start);
     const std::string_view word = trim_ascii_space(text.substr(
         start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
     if (word == "read") {
-      scopes |= bit(store::Scope::kRead);
+      scopes.add(domain::Scope::kRead);
     } else if (word == "write") {
-      scopes |= bit(store::Scope::kWrite);
+      scopes.add(domain::Scope::kWrite);
     } else if (word.empty()) {
       return usage_failure("--scopes must be a comma-separated list of read, write");
     } else {
@@ -43,10 +37,10 @@ Result<unsigned> parse_scopes(std::string_view text) {
   return scopes;
 }
 
-std::vector<std::string> scope_names(unsigned scopes) {
+std::vector<std::string> scope_names(domain::ScopeSet scopes) {
   std::vector<std::string> names;
-  if (scopes & bit(store::Scope::kRead)) names.emplace_back("read");
-  if (scopes & bit(store::Scope::kWrite)) names.emplace_back("write");
+  if (scopes.has(domain::Scope::kRead)) names.emplace_back("read");
+  if (scopes.has(domain::Scope::kWrite)) names.emplace_back("write");
   return names;
 }
 

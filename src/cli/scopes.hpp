@@ -1,4 +1,4 @@
-// API key scopes as the operator writes them ("read,write") and as the store keeps them (bits).
+// API key scopes as the operator writes them ("read,write") and as keys carry them.
 #pragma once
 
 #include <string>
@@ -6,13 +6,14 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "domain/api_key.hpp"
 
 namespace leadline::cli {
 
 // Any non-empty subset of read,write; duplicates collapse; an unknown scope is named.
-Result<unsigned> parse_scopes(std::string_view text);
+Result<domain::ScopeSet> parse_scopes(std::string_view text);
 
 // Canonical order: read, then write.
-std::vector<std::string> scope_names(unsigned scopes);
+std::vector<std::string> scope_names(domain::ScopeSet scopes);
 
 }  // namespace leadline::cli

@@ -180,15 +180,15 @@ Result<ServeSettings> serve_settings(const SettingSources& sources) {
   auto listen = read_setting(sources, "listen", parse_listen_address, "HOST:PORT or [IPV6]:PORT");
   if (auto* f = std::get_if<Failure>(&listen)) return *f;
   if (const auto& address = std::get<std::optional<ListenAddress>>(listen)) {
-    settings.server.host = address->host;
-    settings.server.port = address->port;
+    settings.runtime.server.host = address->host;
+    settings.runtime.server.port = address->port;
   }
 
   auto rate = read_setting(sources, "rate-limit", auth::parse_rate_limit,
                            "N/D with D in ms, s, m or h (e.g. 100/60s)");
   if (auto* f = std::get_if<Failure>(&rate)) return *f;
   if (const auto& policy = std::get<std::optional<auth::RateLimitPolicy>>(rate)) {
-    settings.rate_limit = *policy;
+    settings.runtime.rate_limit = *policy;
   }
 
   // Repeated flags and comma-separated lists both work (the source joins them with ",").
@@ -207,18 +207,18 @@ Result<ServeSettings> serve_settings(const SettingSources& sources) {
         return usage_failure(list->source + ": \"" + entry +
                              "\" is not an IPv4/IPv6 address or CIDR range");
       }
-      settings.trusted_proxies.push_back(*range);
+      settings.runtime.trusted_proxies.push_back(*range);
     }
   }
 
-  if (auto failed = read_numbers(sources, settings.server)) return *failed;
+  if (auto failed = read_numbers(sources, settings.runtime.server)) return *failed;
 
   // The URL may carry a password, so a bad one is described rather than repeated.
   auto redis = read_setting(
       sources, "redis", auth::parse_redis_url,
       "redis://HOST:PORT, redis://HOST:PORT/DB or redis://:PASSWORD@HOST:PORT", Echo::kHidden);
   if (auto* f = std::get_if<Failure>(&redis)) return *f;
-  settings.redis = std::get<std::optional<auth::RedisEndpoint>>(std::move(redis));
+  settings.runtime.redis = std::get<std::optional<auth::RedisEndpoint>>(std::move(redis));
 
   settings.db_url = kDefaultDbUrl;
   if (auto db = sources.find("db")) {
@@ -241,19 +241,19 @@ Result<ServeSettings> serve_settings(const SettingSources& sources) {
       read_setting(sources, "log-format", observability::parse_log_format, "json or text");
   if (auto* f = std::get_if<Failure>(&format)) return *f;
   if (auto value = std::get<std::optional<observability::LogFormat>>(format)) {
-    settings.log_format = *value;
+    settings.runtime.log_format = *value;
   }
   auto level =
       read_setting(sources, "log-level", observability::parse_level, "debug, info, warn or error");
   if (auto* f = std::get_if<Failure>(&level)) return *f;
   if (auto value = std::get<std::optional<observability::Level>>(level)) {
-    settings.log_level = *value;
+    settings.runtime.log_level = *value;
   }
 
   auto admin =
       read_setting(sources, "admin-listen", parse_listen_address, "HOST:PORT or [IPV6]:PORT");
   if (auto* f = std::get_if<Failure>(&admin)) return *f;
-  settings.admin_listen = std::get<std::optional<ListenAddress>>(std::move(admin));
+  settings.runtime.admin_listen = std::get<std::optional<ListenAddress>>(std::move(admin));
   return settings;
 }
 

@@ -3,7 +3,7 @@
 
 #include "cli/command_groups.hpp"
 #include "cli/common_options.hpp"
-#include "cli/record_json.hpp"
+#include "cli/record_reports.hpp"
 
 namespace leadline::cli {
 
@@ -15,7 +15,7 @@ std::optional<Failure> create_workspace(const Invocation& in) {
   auto store = open_store(in.args);
   if (auto* f = std::get_if<Failure>(&store)) return *f;
 
-  const auto ws = std::get<0>(store)->create_workspace(std::get<std::string>(name));
+  const auto ws = std::get<0>(store)->workspaces().create(std::get<std::string>(name));
   in.out.emit({.headline = "Workspace created.",
                .data = workspace_json(ws),
                .notes = {"Next: leadline keys create --workspace " + ws.id.value +
@@ -28,7 +28,8 @@ std::optional<Failure> list_workspaces(const Invocation& in) {
   if (auto* f = std::get_if<Failure>(&store)) return *f;
 
   boost::json::array items;
-  for (const auto& ws : std::get<0>(store)->list_workspaces()) items.push_back(workspace_json(ws));
+  for (const auto& ws : std::get<0>(store)->workspaces().list())
+    items.push_back(workspace_json(ws));
   in.out.emit({.data = std::move(items)});
   return std::nullopt;
 }

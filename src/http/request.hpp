@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "http/refusal.hpp"
+
 namespace leadline::http {
 
 struct Header {
@@ -51,11 +53,10 @@ class Handler {
   // commit). The server runs those on its blocking pool, so the waiting never holds an I/O
   // thread and many such requests can wait, and be committed, together.
   virtual bool may_wait(const Request&) const { return false; }
-  // The HTTP layer's own refusals (413, 431, 400 malformed, 503 over connection limit, 500 when
-  // handle() threw) are rendered by the handler so that every error shares one envelope. `head`
-  // is the request as far as it was read (possibly part of its head only), or nullptr.
-  virtual void render_refusal(unsigned status, std::string_view reason, const Request* head,
-                              Response& response) = 0;
+  // The HTTP layer's own refusals are rendered by the handler, so that every error shares one
+  // envelope and one table of statuses. `head` is the request as far as it was read (possibly
+  // part of its head only), or nullptr.
+  virtual void render_refusal(const Refusal& refusal, const Request* head, Response& response) = 0;
 };
 
 }  // namespace leadline::http

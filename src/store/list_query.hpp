@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "domain/pipeline_stage.hpp"
+#include "store/sql/value.hpp"
 
 namespace leadline::store {
 
@@ -25,7 +26,7 @@ struct SortSpec {
 
 // One sort key's value at a row: null, an integer (timestamps as Unix ms), a real, or text
 // (string sorts compare case-folded text by code point, i.e. bytewise UTF-8).
-using SortValue = std::variant<std::monostate, std::int64_t, double, std::string>;
+using SortValue = sql::Value;
 
 // A keyset position: the sort key values of a row and its id. Pages continue strictly after it.
 // Most sorts have one key; the contacts `name` sort has two (folded first, folded last name).

@@ -15,19 +15,19 @@ namespace {
 class AuthenticatorTest : public ::testing::Test {
  protected:
   testing::TestStore db;
-  store::Store& store = *db.store;
-  domain::WorkspaceId workspace = store.create_workspace("auth").id;
+  store::Database& store = *db.store;
+  domain::WorkspaceId workspace = store.workspaces().create("auth").id;
 
   struct IssuedKey {
     std::string plaintext;
-    store::ApiKeyRecord record;
+    domain::ApiKeyRecord record;
   };
 
   IssuedKey issue(std::vector<std::string> allowed_ips = {}) {
     const std::string key = generate_api_key();
-    auto record = store.create_api_key(
+    auto record = store.keys().create(
         {workspace, "test key", display_prefix(key), hash_api_key(key),
-         static_cast<unsigned>(store::Scope::kRead) | static_cast<unsigned>(store::Scope::kWrite),
+         domain::ScopeSet{}.add(domain::Scope::kRead).add(domain::Scope::kWrite),
          std::move(allowed_ips)});
     return {key, record};
   }
@@ -51,7 +51,7 @@ bool succeeded(const std::variant<AuthenticatedKey, AuthFailure>& result) {
 
 TEST_F(AuthenticatorTest, ValidKeyAuthenticates) {
   const auto key = issue();
-  Authenticator auth(store, {});
+  Authenticator auth(db.lookup(), {});
   const auto result = auth.authenticate(bearer(key.plaintext), "127.0.0.1", "");
   ASSERT_TRUE(succeeded(result));
   const auto& record = std::get<AuthenticatedKey>(result).key;
@@ -63,14 +63,14 @@ TEST_F(AuthenticatorTest, ValidKeyAuthenticates) {
 
 TEST_F(AuthenticatorTest, SchemeIsCaseInsensitive) {
   const auto key = issue();
-  Authenticator auth(store, {});
+  Authenticator auth(db.lookup(), {});
   EXPECT_TRUE(succeeded(auth.authenticate("bearer " + key.plaintext, "127.0.0.1", "")));
   EXPECT_TRUE(succeeded(auth.authenticate("BEARER   " + key.plaintext, "127.0.0.1", "")));
 }
 
 TEST_F(AuthenticatorTest, MissingOrMalformedHeader) {
   const auto key = issue();
-  Authenticator auth(store, {});
+  Authenticator auth(db.lookup(), {});
   for (const std::string& header :
        {std::string(), std::string("Bearer"), std::string("Bearer "), "Basic " + key.plaintext,
         key.plaintext, "Bearer " + key.plaintext + " extra"}) {
@@ -80,7 +80,7 @@ TEST_F(AuthenticatorTest, MissingOrMalformedHeader) {
 }
 
 TEST_F(AuthenticatorTest, TokenThatIsNotAKeyIsUnknown) {
-  Authenticator auth(store, {});
+  Authenticator auth(db.lookup(), {});
   EXPECT_EQ(failure(auth.authenticate("Bearer abc", "127.0.0.1", "")),
             AuthFailure::kUnknownOrRevoked);
   EXPECT_EQ(failure(auth.authenticate("Bearer fc_live_short", "127.0.0.1", "")),
@@ -89,7 +89,7 @@ TEST_F(AuthenticatorTest, TokenThatIsNotAKeyIsUnknown) {
 
 TEST_F(AuthenticatorTest, UnknownKeyIsRejected) {
   issue();
-  Authenticator auth(store, {});
+  Authenticator auth(db.lookup(), {});
   EXPECT_EQ(failure(auth.authenticate(bearer(generate_api_key()), "127.0.0.1", "")),
             AuthFailure::kUnknownOrRevoked);
 }
@@ -101,28 +101,28 @@ TEST_F(AuthenticatorTest, KeyIsCaseSensitive) {
   c = (c >= 'a' && c <= 'z')   ? static_cast<char>(c - 32)
       : (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32)
                                : (c == '0' ? '1' : '0');
-  Authenticator auth(store, {});
+  Authenticator auth(db.lookup(), {});
   EXPECT_EQ(failure(auth.authenticate(bearer(altered), "127.0.0.1", "")),
             AuthFailure::kUnknownOrRevoked);
 }
 
 TEST_F(AuthenticatorTest, RevocationCountsOnTheNextRequest) {
   const auto key = issue();
-  Authenticator auth(store, {});
+  Authenticator auth(db.lookup(), {});
   ASSERT_TRUE(succeeded(auth.authenticate(bearer(key.plaintext), "127.0.0.1", "")));
-  ASSERT_TRUE(std::holds_alternative<store::ApiKeyRecord>(store.revoke_api_key(key.record.id)));
+  ASSERT_TRUE(std::holds_alternative<domain::ApiKeyRecord>(store.keys().revoke(key.record.id)));
   EXPECT_EQ(failure(auth.authenticate(bearer(key.plaintext), "127.0.0.1", "")),
             AuthFailure::kUnknownOrRevoked);
 }
 
 TEST_F(AuthenticatorTest, RevocationThroughAnotherConnectionCounts) {
   const auto key = issue();
-  Authenticator auth(store, {});
+  Authenticator auth(db.lookup(), {});
   ASSERT_TRUE(succeeded(auth.authenticate(bearer(key.plaintext), "127.0.0.1", "")));
   {
     // Another process would open its own store on the same database file.
-    auto other = store::open_store("sqlite:" + (db.dir.path() / "t.db").string());
-    other->revoke_api_key(key.record.id);
+    auto other = store::open_database("sqlite:" + (db.dir.path() / "t.db").string());
+    other->keys().revoke(key.record.id);
   }
   EXPECT_EQ(failure(auth.authenticate(bearer(key.plaintext), "127.0.0.1", "")),
             AuthFailure::kUnknownOrRevoked);
@@ -130,7 +130,7 @@ TEST_F(AuthenticatorTest, RevocationThroughAnotherConnectionCounts) {
 
 TEST_F(AuthenticatorTest, EmptyWhitelistAllowsAnyAddress) {
   const auto key = issue();
-  Authenticator auth(store, {});
+  Authenticator auth(db.lookup(), {});
   EXPECT_TRUE(succeeded(auth.authenticate(bearer(key.plaintext), "203.0.113.7", "")));
   EXPECT_TRUE(succeeded(auth.authenticate(bearer(key.plaintext), "2001:db8::1", "")));
   EXPECT_TRUE(succeeded(auth.authenticate(bearer(key.plaintext), "not an ip", "")));
@@ -138,7 +138,7 @@ TEST_F(AuthenticatorTest, EmptyWhitelistAllowsAnyAddress) {
 
 TEST_F(AuthenticatorTest, WhitelistAllowsListedAddressesAndRanges) {
   const auto key = issue({"198.51.100.7", "10.0.0.0/8", "2001:db8::/32"});
-  Authenticator auth(store, {});
+  Authenticator auth(db.lookup(), {});
   for (const char* peer :
        {"198.51.100.7", "10.20.30.40", "2001:db8::99", "::ffff:10.1.1.1", "::ffff:198.51.100.7"}) {
     EXPECT_TRUE(succeeded(auth.authenticate(bearer(key.plaintext), peer, ""))) << peer;
@@ -152,7 +152,7 @@ TEST_F(AuthenticatorTest, WhitelistAllowsListedAddressesAndRanges) {
 
 TEST_F(AuthenticatorTest, KeyCheckComesBeforeTheWhitelist) {
   issue({"10.0.0.0/8"});
-  Authenticator auth(store, {});
+  Authenticator auth(db.lookup(), {});
   EXPECT_EQ(failure(auth.authenticate(bearer(generate_api_key()), "203.0.113.7", "")),
             AuthFailure::kUnknownOrRevoked);
   EXPECT_EQ(failure(auth.authenticate("", "203.0.113.7", "")), AuthFailure::kMissingOrMalformed);
@@ -160,7 +160,7 @@ TEST_F(AuthenticatorTest, KeyCheckComesBeforeTheWhitelist) {
 
 TEST_F(AuthenticatorTest, UnparsablePeerIsNotAllowedForWhitelistedKeys) {
   const auto key = issue({"0.0.0.0/0", "::/0"});
-  Authenticator auth(store, {});
+  Authenticator auth(db.lookup(), {});
   EXPECT_EQ(failure(auth.authenticate(bearer(key.plaintext), "", "")), AuthFailure::kIpNotAllowed);
   EXPECT_EQ(failure(auth.authenticate(bearer(key.plaintext), "localhost", "")),
             AuthFailure::kIpNotAllowed);
@@ -168,7 +168,7 @@ TEST_F(AuthenticatorTest, UnparsablePeerIsNotAllowedForWhitelistedKeys) {
 
 TEST_F(AuthenticatorTest, ForwardedForIsIgnoredWithoutTrustedProxies) {
   const auto key = issue({"198.51.100.7"});
-  Authenticator auth(store, {});
+  Authenticator auth(db.lookup(), {});
   EXPECT_EQ(failure(auth.authenticate(bearer(key.plaintext), "10.0.0.1", "198.51.100.7")),
             AuthFailure::kIpNotAllowed);
   EXPECT_TRUE(succeeded(auth.authenticate(bearer(key.plaintext), "198.51.100.7", "10.9.9.9")));
@@ -176,7 +176,7 @@ TEST_F(AuthenticatorTest, ForwardedForIsIgnoredWithoutTrustedProxies) {
 
 TEST_F(AuthenticatorTest, ForwardedForFromATrustedProxyNamesTheClient) {
   const auto key = issue({"198.51.100.7"});
-  Authenticator auth(store, trust({"10.0.0.0/8"}));
+  Authenticator auth(db.lookup(), trust({"10.0.0.0/8"}));
   EXPECT_TRUE(succeeded(
       auth.authenticate(bearer(key.plaintext), "10.0.0.1", "6.6.6.6, 198.51.100.7, 10.0.0.2")));
   EXPECT_EQ(failure(auth.authenticate(bearer(key.plaintext), "10.0.0.1", "198.51.100.7, 6.6.6.6")),
@@ -191,7 +191,7 @@ TEST_F(AuthenticatorTest, ForwardedForFromATrustedProxyNamesTheClient) {
 
 TEST_F(AuthenticatorTest, InvalidForwardedEntryFallsBackToThePeer) {
   const auto key = issue({"10.0.0.1"});
-  Authenticator auth(store, trust({"10.0.0.0/8"}));
+  Authenticator auth(db.lookup(), trust({"10.0.0.0/8"}));
   EXPECT_TRUE(succeeded(auth.authenticate(bearer(key.plaintext), "10.0.0.1", "bogus")));
   EXPECT_EQ(failure(auth.authenticate(bearer(key.plaintext), "10.0.0.1", "6.6.6.6")),
             AuthFailure::kIpNotAllowed);
@@ -199,7 +199,7 @@ TEST_F(AuthenticatorTest, InvalidForwardedEntryFallsBackToThePeer) {
 
 TEST_F(AuthenticatorTest, MalformedWhitelistEntryMatchesNothing) {
   const auto key = issue({"not-an-address", "198.51.100.7"});
-  Authenticator auth(store, {});
+  Authenticator auth(db.lookup(), {});
   EXPECT_TRUE(succeeded(auth.authenticate(bearer(key.plaintext), "198.51.100.7", "")));
   EXPECT_EQ(failure(auth.authenticate(bearer(key.plaintext), "203.0.113.1", "")),
             AuthFailure::kIpNotAllowed);

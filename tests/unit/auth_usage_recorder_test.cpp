@@ -1,4 +1,4 @@
-// Unit tests for the usage recorder against the real SQLite store: counting, batching,
+// Unit tests for the usage recorder writing into a real SQLite database: counting, batching,
 // background and shutdown flushes, day buckets, concurrency, and surviving store failures.
 #include "auth/usage_recorder.hpp"
 
@@ -23,7 +23,7 @@ constexpr std::int64_t kMidnight = 1'793'750'400'000;
 class UsageRecorderTest : public ::testing::Test {
  protected:
   testing::TestStore db;
-  store::Store& store = *db.store;
+  store::Database& store = *db.store;
   domain::ApiKeyId key_id = make_key();
   std::shared_ptr<std::atomic<std::int64_t>> now =
       std::make_shared<std::atomic<std::int64_t>>(kNoon);
@@ -33,31 +33,34 @@ class UsageRecorderTest : public ::testing::Test {
   }
 
   domain::ApiKeyId make_key() {
-    const auto ws = store.create_workspace("usage");
+    const auto ws = store.workspaces().create("usage");
     const std::string key = generate_api_key();
-    return store
-        .create_api_key({ws.id,
-                         "usage key",
-                         display_prefix(key),
-                         hash_api_key(key),
-                         static_cast<unsigned>(store::Scope::kRead),
-                         {}})
+    return store.keys()
+        .create({ws.id,
+                 "usage key",
+                 display_prefix(key),
+                 hash_api_key(key),
+                 domain::ScopeSet{}.add(domain::Scope::kRead),
+                 {}})
         .id;
   }
 
-  store::UsageReport usage() {
-    auto report = store.key_usage(key_id, domain::Timestamp{kNoon});
-    if (!std::holds_alternative<store::UsageReport>(report)) {
+  domain::UsageReport usage() { return usage_of(key_id); }
+
+  domain::UsageReport usage_of(const domain::ApiKeyId& id) {
+    db.clock.set(domain::Timestamp{kNoon});
+    auto report = store.usage().report(id);
+    if (!std::holds_alternative<domain::UsageReport>(report)) {
       ADD_FAILURE() << "key not found";
       return {};
     }
-    return std::get<store::UsageReport>(report);
+    return std::get<domain::UsageReport>(report);
   }
 };
 
 TEST_F(UsageRecorderTest, CountsRequestsErrorsAndRateLimitHits) {
   {
-    UsageRecorder recorder(store, 1h, clock());
+    UsageRecorder recorder(db.sink(), 1h, clock());
     recorder.record(key_id.value, "GET /leads", 200);
     recorder.record(key_id.value, "GET /leads", 200);
     recorder.record(key_id.value, "GET /leads", 404);
@@ -81,7 +84,7 @@ TEST_F(UsageRecorderTest, CountsRequestsErrorsAndRateLimitHits) {
 }
 
 TEST_F(UsageRecorderTest, NothingIsWrittenBeforeAFlush) {
-  UsageRecorder recorder(store, 1h, clock());
+  UsageRecorder recorder(db.sink(), 1h, clock());
   recorder.record(key_id.value, "GET /leads", 200);
   EXPECT_EQ(usage().this_month, 0);
   recorder.flush();
@@ -89,7 +92,7 @@ TEST_F(UsageRecorderTest, NothingIsWrittenBeforeAFlush) {
 }
 
 TEST_F(UsageRecorderTest, SuccessiveFlushesAddUp) {
-  UsageRecorder recorder(store, 1h, clock());
+  UsageRecorder recorder(db.sink(), 1h, clock());
   recorder.record(key_id.value, "GET /leads", 200);
   recorder.flush();
   recorder.flush();  // nothing new: must not write the same counts again
@@ -103,7 +106,7 @@ TEST_F(UsageRecorderTest, SuccessiveFlushesAddUp) {
 
 TEST_F(UsageRecorderTest, DestructorFlushes) {
   {
-    UsageRecorder recorder(store, 1h, clock());
+    UsageRecorder recorder(db.sink(), 1h, clock());
     recorder.record(key_id.value, "GET /contacts", 200);
     recorder.record(key_id.value, "GET /contacts", 200);
   }
@@ -111,7 +114,7 @@ TEST_F(UsageRecorderTest, DestructorFlushes) {
 }
 
 TEST_F(UsageRecorderTest, BackgroundThreadFlushesOnItsInterval) {
-  UsageRecorder recorder(store, 50ms, clock());
+  UsageRecorder recorder(db.sink(), 50ms, clock());
   recorder.record(key_id.value, "GET /leads", 200);
   std::int64_t seen = 0;
   for (int i = 0; i < 100 && seen == 0; ++i) {
@@ -123,7 +126,7 @@ TEST_F(UsageRecorderTest, BackgroundThreadFlushesOnItsInterval) {
 
 TEST_F(UsageRecorderTest, BucketsByUtcDayOfTheClock) {
   {
-    UsageRecorder recorder(store, 1h, clock());
+    UsageRecorder recorder(db.sink(), 1h, clock());
     *now = kMidnight - 1;  // Tuesday 23:59:59.999
     recorder.record(key_id.value, "GET /leads", 200);
     *now = kMidnight;
@@ -140,13 +143,13 @@ TEST_F(UsageRecorderTest, BucketsByUtcDayOfTheClock) {
 TEST_F(UsageRecorderTest, KeysAreCountedSeparately) {
   const domain::ApiKeyId other = make_key();
   {
-    UsageRecorder recorder(store, 1h, clock());
+    UsageRecorder recorder(db.sink(), 1h, clock());
     recorder.record(key_id.value, "GET /leads", 200);
     recorder.record(other.value, "GET /leads", 200);
     recorder.record(other.value, "GET /leads", 200);
   }
   EXPECT_EQ(usage().this_month, 1);
-  const auto other_report = std::get<store::UsageReport>(store.key_usage(other, {kNoon}));
+  const auto other_report = usage_of(other);
   EXPECT_EQ(other_report.this_month, 2);
 }
 
@@ -154,7 +157,7 @@ TEST_F(UsageRecorderTest, ConcurrentRecordsAreAllCounted) {
   constexpr int kThreads = 8;
   constexpr int kPerThread = 2'000;
   {
-    UsageRecorder recorder(store, 5ms, clock());  // flushes race with the records
+    UsageRecorder recorder(db.sink(), 5ms, clock());  // flushes race with the records
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t) {
       threads.emplace_back([&, t] {
@@ -174,31 +177,31 @@ TEST_F(UsageRecorderTest, ConcurrentRecordsAreAllCounted) {
 }
 
 TEST_F(UsageRecorderTest, FailedFlushKeepsCountsForTheNextOne) {
-  testing::UsageFailingStore flaky(store);
+  testing::UsageFailingSink flaky(db.sink());
   {
-    UsageRecorder recorder(flaky, 1h, clock());
+    UsageRecorder recorder(flaky.sink(), 1h, clock());
     recorder.record(key_id.value, "GET /leads", 200);
     recorder.record(key_id.value, "GET /leads", 429);
-    flaky.fail_usage = true;
+    flaky.fail(true);
     EXPECT_NO_THROW(recorder.flush());
     recorder.record(key_id.value, "GET /leads", 200);
     EXPECT_NO_THROW(recorder.flush());
     EXPECT_EQ(usage().this_month, 0);
-    flaky.fail_usage = false;
+    flaky.fail(false);
     recorder.flush();
     EXPECT_EQ(usage().this_month, 3);
     EXPECT_EQ(usage().rate_limited, 1);
     recorder.flush();
   }
   EXPECT_EQ(usage().this_month, 3);  // written once, not again at shutdown
-  EXPECT_GE(flaky.usage_calls.load(), 3);
+  EXPECT_GE(flaky.calls(), 3);
 }
 
 TEST_F(UsageRecorderTest, FailureAtShutdownDoesNotThrow) {
-  testing::UsageFailingStore flaky(store);
-  flaky.fail_usage = true;
+  testing::UsageFailingSink flaky(db.sink());
+  flaky.fail(true);
   EXPECT_NO_THROW({
-    UsageRecorder recorder(flaky, 1h, clock());
+    UsageRecorder recorder(flaky.sink(), 1h, clock());
     recorder.record(key_id.value, "GET /leads", 200);
   });
 }

@@ -8,10 +8,10 @@
 namespace leadline::cli {
 namespace {
 
-unsigned scopes_of(std::string_view text) {
+domain::ScopeSet scopes_of(std::string_view text) {
   const auto parsed = parse_scopes(text);
-  const auto* bits = std::get_if<unsigned>(&parsed);
-  return bits == nullptr ? 0u : *bits;
+  const auto* scopes = std::get_if<domain::ScopeSet>(&parsed);
+  return scopes == nullptr ? domain::ScopeSet{} : *scopes;
 }
 
 TEST(CliScopes, AnyNonEmptySubsetInCanonicalOrder) {

@@ -1,6 +1,6 @@
 // Serialization of response heads: status line, framing fields owned by the server, and
 // handler-supplied fields that could break the framing.
-#include "http/response_head.hpp"
+#include "http/server/response_head.hpp"
 
 #include <gtest/gtest.h>
 

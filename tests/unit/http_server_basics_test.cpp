@@ -184,7 +184,7 @@ TEST(HttpServer, HandlerExceptionBecomes500AndTheConnectionKeepsWorking) {
   const Reply failed = client.read_reply();
   ASSERT_FALSE(failed.error) << failed.error.message();
   EXPECT_EQ(failed.status, 500u);
-  EXPECT_EQ(failed.body, R"({"success":false,"error":"internal error"})");
+  EXPECT_EQ(failed.body, refusal_body("handler_failed"));
   EXPECT_EQ(failed.header("content-type"), "application/json; charset=utf-8");
   ASSERT_FALSE(client.send(kGet));
   EXPECT_EQ(client.read_reply().status, 200u);

@@ -38,10 +38,34 @@ void EchoHandler::handle(const Request& request, Response& response) {
                   "|" + std::string(request.body);
 }
 
-void EchoHandler::render_refusal(unsigned status, std::string_view reason, const Request* /*head*/,
+void EchoHandler::render_refusal(const Refusal& refusal, const Request* /*head*/,
                                  Response& response) {
-  response.status = status;
-  response.body = R"({"success":false,"error":")" + std::string(reason) + "\"}";
+  switch (refusal.kind) {
+    case RefusalKind::kMalformedRequest:
+      response.status = 400;
+      response.body = refusal_body("malformed");
+      return;
+    case RefusalKind::kHeadersTooLarge:
+      response.status = 431;
+      response.body = refusal_body("headers_too_large", refusal.limit);
+      return;
+    case RefusalKind::kBodyTooLarge:
+      response.status = 413;
+      response.body = refusal_body("body_too_large", refusal.limit);
+      return;
+    case RefusalKind::kOverConnectionLimit:
+      response.status = 503;
+      response.body = refusal_body("over_connection_limit");
+      return;
+    case RefusalKind::kHandlerFailed:
+      response.status = 500;
+      response.body = refusal_body("handler_failed");
+      return;
+  }
+}
+
+std::string refusal_body(std::string_view kind, std::size_t limit) {
+  return R"({"refused":")" + std::string(kind) + R"(","limit":)" + std::to_string(limit) + "}";
 }
 
 ServerConfig test_config() {

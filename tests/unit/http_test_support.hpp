@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "http/request.hpp"
-#include "http/server.hpp"
+#include "http/server/server.hpp"
 
 namespace leadline::http::testing {
 
@@ -24,13 +24,16 @@ namespace leadline::http::testing {
 class EchoHandler : public Handler {
  public:
   void handle(const Request& request, Response& response) override;
-  void render_refusal(unsigned status, std::string_view reason, const Request* head,
-                      Response& response) override;
+  // {"refused":"<kind>","limit":N} with the kind's usual status, so tests see what was passed.
+  void render_refusal(const Refusal& refusal, const Request* head, Response& response) override;
 
   std::atomic<int> slow_started{0};
 };
 
 ServerConfig test_config();
+
+// What EchoHandler renders for a refusal.
+std::string refusal_body(std::string_view kind, std::size_t limit = 0);
 
 class RunningServer {
  public:

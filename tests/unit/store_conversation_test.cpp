@@ -20,8 +20,8 @@ class ConversationTest : public StoreTest {
  protected:
   void SetUp() override {
     StoreTest::SetUp();
-    agent_ = store_->add_agent(ws_, person("Alan", "Turing", "alan@x.io"));
-    dept_ = store_->add_department(ws_, "Support");
+    agent_ = store_->workspaces().add_agent(ws_, person("Alan", "Turing", "alan@x.io"));
+    dept_ = store_->workspaces().add_department(ws_, "Support");
     domain::NewContact visitor = contact_named("Ada", "ada@x.io");
     visitor.last_name = "Lovelace";
     visitor.phone = "+44 20 0000";
@@ -44,7 +44,7 @@ class ConversationTest : public StoreTest {
     bare.status = ConversationStatus::kArchived;
     bare.created_at = ts("2026-11-02T10:00:00.000Z");
     import_ok({{1, c}, {2, bare}});
-    const auto page = store_->list_conversations(ws_, {});
+    const auto page = store_->conversations().list(ws_, {});
     ASSERT_EQ(page.items.size(), 2u);
     bare_id_ = page.items[0].id;
     full_id_ = page.items[1].id;
@@ -59,7 +59,7 @@ class ConversationTest : public StoreTest {
 INSTANTIATE_TEST_SUITE_P(Backends, ConversationTest, all_backends(), backend_name);
 
 TEST_P(ConversationTest, GetOneCarriesVisitorAgentAndMessagesOldestFirst) {
-  const auto got = store_->get_conversation(ws_, full_id_);
+  const auto got = store_->conversations().get(ws_, full_id_);
   ASSERT_TRUE(got.has_value());
   const auto& c = got->conversation;
   EXPECT_EQ(c.source, "widget");
@@ -94,7 +94,7 @@ TEST_P(ConversationTest, GetOneCarriesVisitorAgentAndMessagesOldestFirst) {
 }
 
 TEST_P(ConversationTest, BareConversationHasNullVisitorAndAgent) {
-  const auto got = *store_->get_conversation(ws_, bare_id_);
+  const auto got = *store_->conversations().get(ws_, bare_id_);
   EXPECT_FALSE(got.conversation.visitor_name.has_value());
   EXPECT_FALSE(got.conversation.agent_name.has_value());
   EXPECT_FALSE(got.conversation.last_message.has_value());
@@ -104,7 +104,7 @@ TEST_P(ConversationTest, BareConversationHasNullVisitorAndAgent) {
 }
 
 TEST_P(ConversationTest, ListItemsCarryTheSameFields) {
-  const auto page = store_->list_conversations(ws_, {});
+  const auto page = store_->conversations().list(ws_, {});
   const auto& c = page.items[1];
   EXPECT_EQ(c.visitor_name, "Ada");
   EXPECT_EQ(c.visitor_company, "Analytical Engines");
@@ -117,12 +117,12 @@ TEST_P(ConversationTest, ListItemsCarryTheSameFields) {
 }
 
 TEST_P(ConversationTest, InvisibleFromAnotherWorkspace) {
-  EXPECT_FALSE(store_->get_conversation(other_ws_, full_id_).has_value());
+  EXPECT_FALSE(store_->conversations().get(other_ws_, full_id_).has_value());
   ConversationPatch p;
   p.status = ConversationStatus::kActive;
   EXPECT_TRUE(
-      std::holds_alternative<NotFound>(store_->update_conversation(other_ws_, full_id_, p)));
-  EXPECT_EQ(store_->list_conversations(other_ws_, {}).total_count, 0);
+      std::holds_alternative<NotFound>(store_->conversations().update(other_ws_, full_id_, p)));
+  EXPECT_EQ(store_->conversations().list(other_ws_, {}).total_count, 0);
 }
 
 TEST_P(ConversationTest, PatchChangesFieldsAndMovesUpdatedAt) {
@@ -131,14 +131,14 @@ TEST_P(ConversationTest, PatchChangesFieldsAndMovesUpdatedAt) {
   p.tags = domain::Tags{"a", "b"};
   p.agent_id = FieldUpdate<domain::AgentId>::clear();
   p.department_id = FieldUpdate<domain::DepartmentId>::clear();
-  auto result = store_->update_conversation(ws_, full_id_, p);
+  auto result = store_->conversations().update(ws_, full_id_, p);
   ASSERT_TRUE(std::holds_alternative<domain::ConversationPatchResult>(result));
   const auto& r = std::get<domain::ConversationPatchResult>(result);
   EXPECT_EQ(r.id, full_id_);
   EXPECT_EQ(r.status, ConversationStatus::kActive);
   EXPECT_EQ(r.tags, (domain::Tags{"a", "b"}));
   EXPECT_GT(r.updated_at, ts("2026-11-01T10:00:02.000Z"));
-  const auto got = store_->get_conversation(ws_, full_id_)->conversation;
+  const auto got = store_->conversations().get(ws_, full_id_)->conversation;
   EXPECT_EQ(got.updated_at, r.updated_at);
   EXPECT_FALSE(got.agent_id.has_value());
   EXPECT_FALSE(got.agent_name.has_value());
@@ -146,51 +146,51 @@ TEST_P(ConversationTest, PatchChangesFieldsAndMovesUpdatedAt) {
 
   // Sending the values it already has changes nothing.
   const auto again =
-      std::get<domain::ConversationPatchResult>(store_->update_conversation(ws_, full_id_, p));
+      std::get<domain::ConversationPatchResult>(store_->conversations().update(ws_, full_id_, p));
   EXPECT_EQ(again.updated_at, r.updated_at);
 }
 
 TEST_P(ConversationTest, PatchRejectsAgentsAndDepartmentsOfOtherWorkspaces) {
-  const auto foreign_agent = store_->add_agent(other_ws_, person("F", "A", "f@x.io"));
-  const auto foreign_dept = store_->add_department(other_ws_, "Elsewhere");
+  const auto foreign_agent = store_->workspaces().add_agent(other_ws_, person("F", "A", "f@x.io"));
+  const auto foreign_dept = store_->workspaces().add_department(other_ws_, "Elsewhere");
   ConversationPatch p;
   p.agent_id = FieldUpdate<domain::AgentId>::set({foreign_agent.id});
-  auto result = store_->update_conversation(ws_, full_id_, p);
+  auto result = store_->conversations().update(ws_, full_id_, p);
   ASSERT_TRUE(std::holds_alternative<InvalidReference>(result));
   EXPECT_EQ(std::get<InvalidReference>(result).field, "agent_id");
   ConversationPatch d;
   d.department_id = FieldUpdate<domain::DepartmentId>::set(foreign_dept.id);
-  result = store_->update_conversation(ws_, full_id_, d);
+  result = store_->conversations().update(ws_, full_id_, d);
   ASSERT_TRUE(std::holds_alternative<InvalidReference>(result));
   EXPECT_EQ(std::get<InvalidReference>(result).field, "department_id");
   EXPECT_TRUE(std::holds_alternative<NotFound>(
-      store_->update_conversation(ws_, {"01890000-0000-7000-8000-000000000000"}, d)));
+      store_->conversations().update(ws_, {"01890000-0000-7000-8000-000000000000"}, d)));
 }
 
 TEST_P(ConversationTest, FiltersByStatusTagAndVisitorSearch) {
   ConversationListQuery q;
   q.status = ConversationStatus::kArchived;
-  auto page = store_->list_conversations(ws_, q);
+  auto page = store_->conversations().list(ws_, q);
   ASSERT_EQ(page.items.size(), 1u);
   EXPECT_EQ(page.items[0].id, bare_id_);
   EXPECT_EQ(page.total_count, 1);
 
   q = {};
   q.tag = "vip";
-  EXPECT_EQ(store_->list_conversations(ws_, q).total_count, 1);
+  EXPECT_EQ(store_->conversations().list(ws_, q).total_count, 1);
   q.tag = "VIP";
-  EXPECT_EQ(store_->list_conversations(ws_, q).total_count, 0);
+  EXPECT_EQ(store_->conversations().list(ws_, q).total_count, 0);
 
   q = {};
   for (const char* needle : {"ada", "lovelace", "ada@x", "analytical"}) {
     q.search_folded = needle;
-    page = store_->list_conversations(ws_, q);
+    page = store_->conversations().list(ws_, q);
     ASSERT_EQ(page.total_count, 1) << needle;
     EXPECT_EQ(page.items[0].id, full_id_);
   }
   // The phone is not part of conversation search.
   q.search_folded = "+44";
-  EXPECT_EQ(store_->list_conversations(ws_, q).total_count, 0);
+  EXPECT_EQ(store_->conversations().list(ws_, q).total_count, 0);
 }
 
 }  // namespace

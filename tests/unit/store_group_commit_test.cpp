@@ -15,9 +15,9 @@ namespace leadline::store::sqlite {
 namespace {
 
 std::int64_t row_count(Connection& conn, const std::string& where = "1") {
-  auto q = conn.query("SELECT COUNT(*) FROM items WHERE " + where);
-  q.step();
-  return q.int64(0);
+  auto rows = conn.query("SELECT COUNT(*) FROM items WHERE " + where);
+  rows.next();
+  return rows.int64(0);
 }
 
 class GroupCommitTest : public ::testing::Test {
@@ -25,7 +25,7 @@ class GroupCommitTest : public ::testing::Test {
   void SetUp() override {
     path_ = (dir_.path() / "group.db").string();
     writer_ = std::make_unique<Connection>(path_);
-    writer_->exec("CREATE TABLE items (n INTEGER PRIMARY KEY, thread INTEGER NOT NULL)");
+    writer_->execute_script("CREATE TABLE items (n INTEGER PRIMARY KEY, thread INTEGER NOT NULL)");
   }
   store::testing::TempDir dir_;
   std::string path_;
@@ -46,8 +46,9 @@ TEST_F(GroupCommitTest, ConcurrentMembersKeepTheirOwnOutcome) {
         const int n = t * 1000 + i;
         const int kind = i % 4;  // 0, 1: kept; 2: rolled back; 3: throws after writing
         try {
-          group.run([&](Connection& c) {
-            c.query("INSERT INTO items (n, thread) VALUES (?, ?)").bind_int(n).bind_int(t).run();
+          group.run([&](sql::Connection& c) {
+            c.execute("INSERT INTO items (n, thread) VALUES (?, ?)",
+                      sql::Params().int64(n).int64(t));
             if (kind == 3) throw std::runtime_error("member failed");
             return kind != 2;
           });
@@ -57,10 +58,10 @@ TEST_F(GroupCommitTest, ConcurrentMembersKeepTheirOwnOutcome) {
         }
         // Returning means committed: another connection sees a kept row at once.
         if (kind < 2) {
-          auto q = reader.query("SELECT COUNT(*) FROM items WHERE n = ?");
-          q.bind_int(n);
-          q.step();
-          if (q.int64(0) == 1) ++committed_seen_by_reader;
+          auto rows =
+              reader.query("SELECT COUNT(*) FROM items WHERE n = ?", sql::Params().int64(n));
+          rows.next();
+          if (rows.int64(0) == 1) ++committed_seen_by_reader;
         }
       }
     });
@@ -75,19 +76,19 @@ TEST_F(GroupCommitTest, ConcurrentMembersKeepTheirOwnOutcome) {
 
 TEST_F(GroupCommitTest, AFailingStatementRollsBackOnlyItsMember) {
   GroupCommit group(*writer_);
-  group.run([](Connection& c) {
-    c.query("INSERT INTO items (n, thread) VALUES (1, 0)").run();
+  group.run([](sql::Connection& c) {
+    c.execute("INSERT INTO items (n, thread) VALUES (1, 0)");
     return true;
   });
   // A constraint violation inside a member is that member's error, not the batch's.
-  EXPECT_THROW(group.run([](Connection& c) {
-    c.query("INSERT INTO items (n, thread) VALUES (2, 0)").run();
-    c.query("INSERT INTO items (n, thread) VALUES (1, 0)").run();
+  EXPECT_THROW(group.run([](sql::Connection& c) {
+    c.execute("INSERT INTO items (n, thread) VALUES (2, 0)");
+    c.execute("INSERT INTO items (n, thread) VALUES (1, 0)");
     return true;
   }),
                SqliteError);
-  group.run([](Connection& c) {
-    c.query("INSERT INTO items (n, thread) VALUES (3, 0)").run();
+  group.run([](sql::Connection& c) {
+    c.execute("INSERT INTO items (n, thread) VALUES (3, 0)");
     return true;
   });
   EXPECT_EQ(row_count(*writer_), 2);

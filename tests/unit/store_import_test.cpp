@@ -15,7 +15,7 @@ domain::NewConversation conversation(std::optional<domain::NewContact> visitor,
 }
 
 TEST_P(StoreTest, ImportStoresEverythingInOrderAndCounts) {
-  const auto agent = store_->add_agent(ws_, person("Alan", "T", "a@x.io"));
+  const auto agent = store_->workspaces().add_agent(ws_, person("Alan", "T", "a@x.io"));
   domain::NewLead lead = lead_named("Imported");
   lead.lead_score = 7.5;
   lead.created_at = ts("2025-05-05T05:05:05.005Z");
@@ -47,7 +47,7 @@ TEST_P(StoreTest, ImportStoresEverythingInOrderAndCounts) {
   EXPECT_EQ(counts.conversations, 5);
   EXPECT_EQ(counts.messages, 2);
 
-  const auto leads = store_->list_leads(ws_, {});
+  const auto leads = store_->leads().list(ws_, {});
   ASSERT_EQ(leads.items.size(), 1u);
   EXPECT_EQ(leads.items[0].lead_score, 7.5);
   EXPECT_EQ(leads.items[0].created_at, ts("2025-05-05T05:05:05.005Z"));
@@ -55,7 +55,7 @@ TEST_P(StoreTest, ImportStoresEverythingInOrderAndCounts) {
 
   ContactListQuery by_created;
   by_created.sort = {ContactSortField::kCreatedAt, SortDirection::kAsc};
-  const auto contacts = store_->list_contacts(ws_, by_created).items;
+  const auto contacts = store_->contacts().list(ws_, by_created).items;
   ASSERT_EQ(contacts.size(), 4u);
   EXPECT_EQ(contacts[0].first_name, "Ada");
   EXPECT_EQ(contacts[0].created_at, ts("2025-01-01T00:00:00.000Z"));
@@ -70,7 +70,7 @@ TEST_P(StoreTest, ImportStoresEverythingInOrderAndCounts) {
 
   ConversationListQuery convs;
   convs.sort = {ConversationSortField::kCreatedAt, SortDirection::kAsc};
-  const auto first = store_->list_conversations(ws_, convs).items.at(0);
+  const auto first = store_->conversations().list(ws_, convs).items.at(0);
   EXPECT_EQ(first.visitor_name, "Ada");
   EXPECT_EQ(first.agent_name, "Alan");
   EXPECT_EQ(first.updated_at, ts("2025-02-03T00:00:00.000Z"));
@@ -78,47 +78,47 @@ TEST_P(StoreTest, ImportStoresEverythingInOrderAndCounts) {
 }
 
 TEST_P(StoreTest, ImportWithoutCreatedAtUsesNow) {
-  const auto before = domain::now();
+  const auto before = clock_.now();
   domain::NewConversation c;
   c.source = "widget";
   import_ok({{1, lead_named("x")}, {2, c}});
-  EXPECT_GE(store_->list_leads(ws_, {}).items.at(0).created_at, before);
-  const auto conv = store_->list_conversations(ws_, {}).items.at(0);
+  EXPECT_GE(store_->leads().list(ws_, {}).items.at(0).created_at, before);
+  const auto conv = store_->conversations().list(ws_, {}).items.at(0);
   EXPECT_GE(conv.created_at, before);
   EXPECT_EQ(conv.updated_at, conv.created_at);
 }
 
 TEST_P(StoreTest, ImportFailureRollsBackEverythingAndNamesTheLine) {
-  std::get<domain::Contact>(store_->create_contact(ws_, contact_named("Old", "old@x.io")));
+  std::get<domain::Contact>(store_->contacts().create(ws_, contact_named("Old", "old@x.io")));
   const std::vector<ImportItem> items = {
       {1, lead_named("kept?")},
       {2, contact_named("New", "new@x.io")},
       {3, conversation(contact_named("V", "visitor@x.io"), "2025-01-01T00:00:00.000Z")},
       {4, contact_named("Dup", "OLD@x.io")},
       {5, lead_named("after")}};
-  auto result = store_->import_batch(ws_, items);
+  auto result = store_->imports().apply(ws_, items);
   ASSERT_TRUE(std::holds_alternative<ImportFailure>(result));
   EXPECT_EQ(std::get<ImportFailure>(result).line, 4);
   EXPECT_EQ(std::get<ImportFailure>(result).message, "a contact with this email already exists");
-  EXPECT_EQ(store_->list_leads(ws_, {}).total_count, 0);
-  EXPECT_EQ(store_->list_contacts(ws_, {}).total_count, 1);
-  EXPECT_EQ(store_->list_conversations(ws_, {}).total_count, 0);
+  EXPECT_EQ(store_->leads().list(ws_, {}).total_count, 0);
+  EXPECT_EQ(store_->contacts().list(ws_, {}).total_count, 1);
+  EXPECT_EQ(store_->conversations().list(ws_, {}).total_count, 0);
 }
 
 TEST_P(StoreTest, ImportRejectsDuplicateWithinTheFile) {
-  auto result = store_->import_batch(
+  auto result = store_->imports().apply(
       ws_, {{10, contact_named("A", "a@x.io")}, {11, contact_named("B", "A@X.IO")}});
   ASSERT_TRUE(std::holds_alternative<ImportFailure>(result));
   EXPECT_EQ(std::get<ImportFailure>(result).line, 11);
-  EXPECT_EQ(store_->list_contacts(ws_, {}).total_count, 0);
+  EXPECT_EQ(store_->contacts().list(ws_, {}).total_count, 0);
 }
 
 TEST_P(StoreTest, ImportRejectsAgentsAndDepartmentsOfOtherWorkspaces) {
-  const auto foreign_agent = store_->add_agent(other_ws_, person("F", "A", "f@x.io"));
-  const auto foreign_dept = store_->add_department(other_ws_, "Elsewhere");
+  const auto foreign_agent = store_->workspaces().add_agent(other_ws_, person("F", "A", "f@x.io"));
+  const auto foreign_dept = store_->workspaces().add_department(other_ws_, "Elsewhere");
   auto with_agent = conversation(std::nullopt, "2025-01-01T00:00:00.000Z");
   with_agent.agent_id = domain::AgentId{foreign_agent.id};
-  auto result = store_->import_batch(ws_, {{1, lead_named("x")}, {2, with_agent}});
+  auto result = store_->imports().apply(ws_, {{1, lead_named("x")}, {2, with_agent}});
   ASSERT_TRUE(std::holds_alternative<ImportFailure>(result));
   EXPECT_EQ(std::get<ImportFailure>(result).line, 2);
   EXPECT_EQ(std::get<ImportFailure>(result).message,
@@ -126,12 +126,12 @@ TEST_P(StoreTest, ImportRejectsAgentsAndDepartmentsOfOtherWorkspaces) {
 
   auto with_dept = conversation(std::nullopt, "2025-01-01T00:00:00.000Z");
   with_dept.department_id = foreign_dept.id;
-  result = store_->import_batch(ws_, {{3, with_dept}});
+  result = store_->imports().apply(ws_, {{3, with_dept}});
   ASSERT_TRUE(std::holds_alternative<ImportFailure>(result));
   EXPECT_EQ(std::get<ImportFailure>(result).line, 3);
   EXPECT_EQ(std::get<ImportFailure>(result).message,
             "department_id does not name a department of this workspace");
-  EXPECT_EQ(store_->list_leads(ws_, {}).total_count, 0);
+  EXPECT_EQ(store_->leads().list(ws_, {}).total_count, 0);
 }
 
 TEST_P(StoreTest, ImportRaisesLastActivityOfAnExistingContactOnlyForward) {
@@ -142,13 +142,13 @@ TEST_P(StoreTest, ImportRaisesLastActivityOfAnExistingContactOnlyForward) {
   old_message.messages.push_back(
       {"visitor", "old", std::nullopt, "delivered", ts("2025-01-02T00:00:00.000Z"), std::nullopt});
   import_ok({{1, old_message}});
-  EXPECT_EQ(store_->list_contacts(ws_, {}).items.at(0).last_activity,
+  EXPECT_EQ(store_->contacts().list(ws_, {}).items.at(0).last_activity,
             ts("2025-06-01T00:00:00.000Z"));
   auto new_message = conversation(contact_named("Ada", "ada@x.io"), "2025-07-01T00:00:00.000Z");
   new_message.messages.push_back(
       {"visitor", "new", std::nullopt, "delivered", ts("2025-07-02T00:00:00.000Z"), std::nullopt});
   import_ok({{1, new_message}});
-  const auto contact = store_->list_contacts(ws_, {}).items.at(0);
+  const auto contact = store_->contacts().list(ws_, {}).items.at(0);
   EXPECT_EQ(contact.last_activity, ts("2025-07-02T00:00:00.000Z"));
   EXPECT_EQ(contact.updated_at, ts("2025-06-01T00:00:00.000Z"));
   EXPECT_EQ(contact.conversation_count, 2);

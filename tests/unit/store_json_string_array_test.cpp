@@ -1,7 +1,7 @@
 // The JSON text tags and IP lists are stored as: round trips and escapes.
 #include <gtest/gtest.h>
 
-#include "store/json_string_array.hpp"
+#include "store/records/json_string_array.hpp"
 
 namespace leadline::store {
 namespace {

@@ -12,8 +12,8 @@ using domain::LeadPatch;
 using domain::PipelineStage;
 
 TEST_P(StoreTest, CreateLeadAppliesDefaults) {
-  const auto before = domain::now();
-  const auto lead = store_->create_lead(ws_, lead_named("Ada"));
+  const auto before = clock_.now();
+  const auto lead = store_->leads().create(ws_, lead_named("Ada"));
   EXPECT_EQ(lead.id.value.size(), 36u);
   EXPECT_EQ(lead.id.value[14], '7');
   EXPECT_EQ(lead.visitor_name, "Ada");
@@ -27,7 +27,7 @@ TEST_P(StoreTest, CreateLeadAppliesDefaults) {
   EXPECT_GE(lead.created_at, before);
   EXPECT_EQ(lead.updated_at, lead.created_at);
 
-  const auto got = store_->get_lead(ws_, lead.id);
+  const auto got = store_->leads().get(ws_, lead.id);
   ASSERT_TRUE(got.has_value());
   EXPECT_EQ(got->visitor_name, "Ada");
   EXPECT_EQ(got->created_at, lead.created_at);
@@ -46,10 +46,10 @@ TEST_P(StoreTest, CreateLeadKeepsEveryField) {
   n.expected_billing_amount = 1234.5;
   n.lead_score = 42;
   n.created_at = ts("2020-01-02T03:04:05.678Z");
-  const auto lead = store_->create_lead(ws_, n);
+  const auto lead = store_->leads().create(ws_, n);
   EXPECT_EQ(lead.created_at, ts("2020-01-02T03:04:05.678Z"));
   EXPECT_EQ(lead.updated_at, lead.created_at);
-  const auto got = *store_->get_lead(ws_, lead.id);
+  const auto got = *store_->leads().get(ws_, lead.id);
   EXPECT_EQ(got.visitor_email, "grace@navy.mil");
   EXPECT_EQ(got.visitor_phone, "+1 555");
   EXPECT_EQ(got.visitor_company, "Navy");
@@ -63,29 +63,29 @@ TEST_P(StoreTest, CreateLeadKeepsEveryField) {
 }
 
 TEST_P(StoreTest, LeadIsInvisibleFromAnotherWorkspace) {
-  const auto lead = store_->create_lead(ws_, lead_named("Ada"));
-  EXPECT_FALSE(store_->get_lead(other_ws_, lead.id).has_value());
+  const auto lead = store_->leads().create(ws_, lead_named("Ada"));
+  EXPECT_FALSE(store_->leads().get(other_ws_, lead.id).has_value());
   LeadPatch p;
   p.visitor_name = "Eve";
-  EXPECT_TRUE(std::holds_alternative<NotFound>(store_->update_lead(other_ws_, lead.id, p)));
-  EXPECT_FALSE(store_->delete_lead(other_ws_, lead.id));
-  EXPECT_EQ(store_->list_leads(other_ws_, {}).total_count, 0);
-  EXPECT_EQ(store_->get_lead(ws_, lead.id)->visitor_name, "Ada");
+  EXPECT_TRUE(std::holds_alternative<NotFound>(store_->leads().update(other_ws_, lead.id, p)));
+  EXPECT_FALSE(store_->leads().remove(other_ws_, lead.id));
+  EXPECT_EQ(store_->leads().list(other_ws_, {}).total_count, 0);
+  EXPECT_EQ(store_->leads().get(ws_, lead.id)->visitor_name, "Ada");
 }
 
 TEST_P(StoreTest, UpdateLeadUnknownIdIsNotFound) {
   LeadPatch p;
   p.visitor_name = "x";
   EXPECT_TRUE(std::holds_alternative<NotFound>(
-      store_->update_lead(ws_, {"01890000-0000-7000-8000-000000000000"}, p)));
+      store_->leads().update(ws_, {"01890000-0000-7000-8000-000000000000"}, p)));
 }
 
 TEST_P(StoreTest, UpdateLeadAssignsRepAndReadsFillIt) {
-  const auto lead = store_->create_lead(ws_, lead_named("Ada"));
-  const auto rep = store_->add_rep(ws_, person("Rita", "Rep", "rita@x.io"));
+  const auto lead = store_->leads().create(ws_, lead_named("Ada"));
+  const auto rep = store_->workspaces().add_rep(ws_, person("Rita", "Rep", "rita@x.io"));
   LeadPatch p;
   p.assigned_rep_id = FieldUpdate<domain::RepId>::set({rep.id});
-  auto result = store_->update_lead(ws_, lead.id, p);
+  auto result = store_->leads().update(ws_, lead.id, p);
   ASSERT_TRUE(std::holds_alternative<domain::Lead>(result));
   const auto& updated = std::get<domain::Lead>(result);
   ASSERT_TRUE(updated.assigned_rep_id.has_value());
@@ -94,33 +94,33 @@ TEST_P(StoreTest, UpdateLeadAssignsRepAndReadsFillIt) {
   EXPECT_EQ(updated.rep->first_name, "Rita");
   EXPECT_EQ(updated.rep->last_name, "Rep");
   EXPECT_EQ(updated.rep->email, "rita@x.io");
-  EXPECT_EQ(store_->list_leads(ws_, {}).items.at(0).rep->email, "rita@x.io");
+  EXPECT_EQ(store_->leads().list(ws_, {}).items.at(0).rep->email, "rita@x.io");
 
   LeadPatch unassign;
   unassign.assigned_rep_id = FieldUpdate<domain::RepId>::clear();
-  const auto cleared = std::get<domain::Lead>(store_->update_lead(ws_, lead.id, unassign));
+  const auto cleared = std::get<domain::Lead>(store_->leads().update(ws_, lead.id, unassign));
   EXPECT_FALSE(cleared.assigned_rep_id.has_value());
   EXPECT_FALSE(cleared.rep.has_value());
 }
 
 TEST_P(StoreTest, UpdateLeadRejectsRepOfAnotherWorkspace) {
-  const auto lead = store_->create_lead(ws_, lead_named("Ada"));
-  const auto foreign = store_->add_rep(other_ws_, person("F", "R", "f@x.io"));
+  const auto lead = store_->leads().create(ws_, lead_named("Ada"));
+  const auto foreign = store_->workspaces().add_rep(other_ws_, person("F", "R", "f@x.io"));
   LeadPatch p;
   p.assigned_rep_id = FieldUpdate<domain::RepId>::set({foreign.id});
-  auto result = store_->update_lead(ws_, lead.id, p);
+  auto result = store_->leads().update(ws_, lead.id, p);
   ASSERT_TRUE(std::holds_alternative<InvalidReference>(result));
   EXPECT_EQ(std::get<InvalidReference>(result).field, "assigned_rep_id");
   p.assigned_rep_id = FieldUpdate<domain::RepId>::set({"01890000-0000-7000-8000-000000000000"});
-  EXPECT_TRUE(std::holds_alternative<InvalidReference>(store_->update_lead(ws_, lead.id, p)));
+  EXPECT_TRUE(std::holds_alternative<InvalidReference>(store_->leads().update(ws_, lead.id, p)));
 }
 
 TEST_P(StoreTest, UpdateLeadWithoutChangeKeepsUpdatedAt) {
   domain::NewLead n = lead_named("Ada");
   n.tags = {"a"};
   n.expected_billing_amount = 5;
-  const auto lead = store_->create_lead(ws_, n);
-  std::this_thread::sleep_for(std::chrono::milliseconds(3));
+  const auto lead = store_->leads().create(ws_, n);
+  clock_.advance(std::chrono::milliseconds(3));
   LeadPatch same;
   same.visitor_name = "Ada";
   same.tags = domain::Tags{"a"};
@@ -128,22 +128,22 @@ TEST_P(StoreTest, UpdateLeadWithoutChangeKeepsUpdatedAt) {
   same.pipeline_stage = PipelineStage::kNew;
   same.visitor_email = FieldUpdate<std::string>::clear();
   same.need_summary = FieldUpdate<std::string>::clear();
-  const auto result = std::get<domain::Lead>(store_->update_lead(ws_, lead.id, same));
+  const auto result = std::get<domain::Lead>(store_->leads().update(ws_, lead.id, same));
   EXPECT_EQ(result.updated_at, lead.updated_at);
-  EXPECT_EQ(store_->get_lead(ws_, lead.id)->updated_at, lead.updated_at);
+  EXPECT_EQ(store_->leads().get(ws_, lead.id)->updated_at, lead.updated_at);
 }
 
 TEST_P(StoreTest, UpdateLeadChangesMoveUpdatedAtForward) {
   domain::NewLead n = lead_named("Ada");
   n.visitor_email = "ada@x.io";
   // A creation time in the future: updated_at must still move forward, past it.
-  n.created_at = domain::Timestamp{domain::now().unix_ms + 3'600'000};
-  const auto lead = store_->create_lead(ws_, n);
+  n.created_at = domain::Timestamp{clock_.now().unix_ms + 3'600'000};
+  const auto lead = store_->leads().create(ws_, n);
   domain::Timestamp last = lead.updated_at;
   for (int i = 0; i < 5; ++i) {
     LeadPatch p;
     p.need_summary = FieldUpdate<std::string>::set("v" + std::to_string(i));
-    const auto updated = std::get<domain::Lead>(store_->update_lead(ws_, lead.id, p));
+    const auto updated = std::get<domain::Lead>(store_->leads().update(ws_, lead.id, p));
     EXPECT_GT(updated.updated_at, last);
     EXPECT_EQ(updated.created_at, lead.created_at);
     last = updated.updated_at;
@@ -153,23 +153,23 @@ TEST_P(StoreTest, UpdateLeadChangesMoveUpdatedAtForward) {
   clear.pipeline_stage = PipelineStage::kLost;
   clear.tags = domain::Tags{"x", "y"};
   clear.expected_billing_amount = FieldUpdate<double>::set(9.25);
-  const auto updated = std::get<domain::Lead>(store_->update_lead(ws_, lead.id, clear));
+  const auto updated = std::get<domain::Lead>(store_->leads().update(ws_, lead.id, clear));
   EXPECT_FALSE(updated.visitor_email.has_value());
   EXPECT_EQ(updated.pipeline_stage, PipelineStage::kLost);
   EXPECT_EQ(updated.tags, (domain::Tags{"x", "y"}));
   EXPECT_EQ(updated.expected_billing_amount, 9.25);
   EXPECT_EQ(updated.need_summary, "v4");
   EXPECT_GT(updated.updated_at, last);
-  const auto got = *store_->get_lead(ws_, lead.id);
+  const auto got = *store_->leads().get(ws_, lead.id);
   EXPECT_EQ(got.updated_at, updated.updated_at);
   EXPECT_FALSE(got.visitor_email.has_value());
 }
 
 TEST_P(StoreTest, DeleteLead) {
-  const auto lead = store_->create_lead(ws_, lead_named("Ada"));
-  EXPECT_TRUE(store_->delete_lead(ws_, lead.id));
-  EXPECT_FALSE(store_->get_lead(ws_, lead.id).has_value());
-  EXPECT_FALSE(store_->delete_lead(ws_, lead.id));
+  const auto lead = store_->leads().create(ws_, lead_named("Ada"));
+  EXPECT_TRUE(store_->leads().remove(ws_, lead.id));
+  EXPECT_FALSE(store_->leads().get(ws_, lead.id).has_value());
+  EXPECT_FALSE(store_->leads().remove(ws_, lead.id));
 }
 
 }  // namespace

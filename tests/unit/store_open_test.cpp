@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "store/postgres/postgres_migrations.hpp"
-#include "store/sqlite/migration_runner.hpp"
+#include "store/schema/migration_runner.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
 #include "store/sqlite/sqlite_migrations.hpp"
 #include "store_test_fixture.hpp"
@@ -52,11 +52,11 @@ int known_migrations(const std::string& url) {
 }
 
 TEST(OpenStoreTest, RejectsUnsupportedUrls) {
-  EXPECT_THROW(open_store("mysql:x"), std::runtime_error);
-  EXPECT_THROW(open_store("sqlite:"), std::runtime_error);
-  EXPECT_THROW(open_store("postgres:/x"), std::runtime_error);
+  EXPECT_THROW(open_database("mysql:x"), std::runtime_error);
+  EXPECT_THROW(open_database("sqlite:"), std::runtime_error);
+  EXPECT_THROW(open_database("postgres:/x"), std::runtime_error);
   try {
-    open_store("redis://x");
+    open_database("redis://x");
     FAIL();
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("use sqlite:PATH or postgres://"), std::string::npos)
@@ -68,7 +68,7 @@ TEST(OpenStoreTest, UnreachablePostgresIsStoreUnavailable) {
   for (const char* url : {"postgres://postgres@127.0.0.1:1/leadline",
                           "postgresql://postgres@127.0.0.1:1/leadline?sslmode=disable"}) {
     try {
-      open_store(url);
+      open_database(url);
       ADD_FAILURE() << url;
     } catch (const StoreUnavailable& e) {
       EXPECT_TRUE(std::string(e.what()).starts_with("database unavailable: ")) << e.what();
@@ -78,18 +78,18 @@ TEST(OpenStoreTest, UnreachablePostgresIsStoreUnavailable) {
 
 TEST(OpenStoreTest, SqliteCreatesParentDirectoryAndDatabase) {
   TempDir dir;
-  open_store("sqlite:" + (dir.path() / "data" / "leadline.db").string());
+  open_database("sqlite:" + (dir.path() / "data" / "leadline.db").string());
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "data" / "leadline.db"));
 }
 
 TEST_P(StoreTest, ReopeningKeepsDataAndAppliesMigrationsOnce) {
-  const auto lead = store_->create_lead(ws_, lead_named("Ada"));
+  const auto lead = store_->leads().create(ws_, lead_named("Ada"));
   const std::string secret = store_->cursor_secret();
   store_.reset();
-  store_ = open_store(url());
-  store_ = open_store(url());
+  store_ = open_database(url());
+  store_ = open_database(url());
   EXPECT_EQ(migration_rows(url()), known_migrations(url()));
-  EXPECT_TRUE(store_->get_lead(ws_, lead.id).has_value());
+  EXPECT_TRUE(store_->leads().get(ws_, lead.id).has_value());
   EXPECT_EQ(store_->cursor_secret(), secret);
 }
 
@@ -97,22 +97,22 @@ TEST_P(StoreTest, CursorSecretIs32RandomBytesInHex) {
   const std::string secret = store_->cursor_secret();
   ASSERT_EQ(secret.size(), 64u);
   EXPECT_EQ(secret.find_first_not_of("0123456789abcdef"), std::string::npos);
-  auto other_store = open_store(other_database_url());
+  auto other_store = open_database(other_database_url());
   EXPECT_NE(other_store->cursor_secret(), secret);
 }
 
 TEST_P(StoreTest, TwoInstancesOnOneDatabaseShareSecretAndSeeRevocation) {
-  auto second = open_store(url());
+  auto second = open_database(url());
   EXPECT_EQ(second->cursor_secret(), store_->cursor_secret());
 
   NewApiKey key{ws_, "ci", "fc_live_abcd", std::string(64, 'a'), 3, {}};
-  const auto created = store_->create_api_key(key);
-  auto seen = second->find_key_by_hash(key.key_hash);
+  const auto created = store_->keys().create(key);
+  auto seen = second->keys().find_by_hash(key.key_hash);
   ASSERT_TRUE(seen.has_value());
   EXPECT_FALSE(seen->revoked_at.has_value());
 
-  ASSERT_TRUE(std::holds_alternative<ApiKeyRecord>(second->revoke_api_key(created.id)));
-  seen = store_->find_key_by_hash(key.key_hash);
+  ASSERT_TRUE(std::holds_alternative<ApiKeyRecord>(second->keys().revoke(created.id)));
+  seen = store_->keys().find_by_hash(key.key_hash);
   ASSERT_TRUE(seen.has_value());
   EXPECT_TRUE(seen->revoked_at.has_value());
 }
@@ -121,12 +121,12 @@ TEST_P(StoreTest, SimultaneousOpensOfAFreshDatabaseMigrateOnce) {
   const std::string fresh = other_database_url();
   constexpr int kOpeners = 8;
   std::latch start(kOpeners);
-  std::vector<std::unique_ptr<Store>> stores(kOpeners);
+  std::vector<std::unique_ptr<Database>> stores(kOpeners);
   std::vector<std::thread> threads;
   for (int i = 0; i < kOpeners; ++i) {
     threads.emplace_back([&, i] {
       start.arrive_and_wait();
-      stores[i] = open_store(fresh);
+      stores[i] = open_database(fresh);
     });
   }
   for (auto& t : threads) t.join();
@@ -135,9 +135,9 @@ TEST_P(StoreTest, SimultaneousOpensOfAFreshDatabaseMigrateOnce) {
 }
 
 TEST_P(StoreTest, WorkspacesAndPeople) {
-  EXPECT_TRUE(store_->workspace_exists(ws_));
-  EXPECT_FALSE(store_->workspace_exists({"01890000-0000-7000-8000-000000000000"}));
-  const auto all = store_->list_workspaces();
+  EXPECT_TRUE(store_->workspaces().exists(ws_));
+  EXPECT_FALSE(store_->workspaces().exists({"01890000-0000-7000-8000-000000000000"}));
+  const auto all = store_->workspaces().list();
   ASSERT_EQ(all.size(), 2u);
   // Oldest first, ties broken by id: the two may share a millisecond, and UUIDv7s of one
   // millisecond are random after the time bits.
@@ -148,14 +148,14 @@ TEST_P(StoreTest, WorkspacesAndPeople) {
   EXPECT_EQ(a.name, "Workspace A");
   EXPECT_EQ((all[0].id == ws_ ? all[1] : all[0]).id, other_ws_);
 
-  const auto rep = store_->add_rep(ws_, person("Rita", "Rep", "rita@x.io"));
+  const auto rep = store_->workspaces().add_rep(ws_, person("Rita", "Rep", "rita@x.io"));
   EXPECT_EQ(rep.id.size(), 36u);
   EXPECT_EQ(rep.id[14], '7');
   EXPECT_EQ(rep.first_name, "Rita");
   EXPECT_GT(rep.created_at.unix_ms, 0);
-  const auto agent = store_->add_agent(ws_, person("Alan", "Agent", "alan@x.io"));
+  const auto agent = store_->workspaces().add_agent(ws_, person("Alan", "Agent", "alan@x.io"));
   EXPECT_NE(agent.id, rep.id);
-  const auto dept = store_->add_department(ws_, "Sales");
+  const auto dept = store_->workspaces().add_department(ws_, "Sales");
   EXPECT_EQ(dept.name, "Sales");
   EXPECT_EQ(dept.id.value.size(), 36u);
 }
@@ -173,8 +173,8 @@ TEST(OpenStoreTest, SqliteUpgradeCountsAndIndexesExistingRows) {
   const std::string path = (dir.path() / "old.db").string();
   {
     sqlite::Connection old(path);
-    sqlite::apply_migrations(old, {sqlite::migrations().front()});
-    old.exec(
+    apply_migrations(old, {sqlite::migrations().front()}, domain::now());
+    old.execute_script(
         "INSERT INTO workspaces (id, name, created_at) VALUES ('w1', 'Old', 1);"
         "INSERT INTO leads (id, workspace_id, visitor_name, pipeline_stage, source, created_at, "
         "updated_at, visitor_name_folded, search_folded) VALUES "
@@ -182,15 +182,15 @@ TEST(OpenStoreTest, SqliteUpgradeCountsAndIndexesExistingRows) {
         "('l2', 'w1', 'Other', 'lost', 'api', 2, 2, 'other', 'other'),"
         "('l3', 'w1', 'Zephyr Two', 'lost', 'api', 3, 3, 'zephyr two', 'zephyr two');");
   }
-  const auto store = open_store("sqlite:" + path);
+  const auto store = open_database("sqlite:" + path);
   const domain::WorkspaceId ws{"w1"};
-  EXPECT_EQ(store->list_leads(ws, {}).total_count, 3);
+  EXPECT_EQ(store->leads().list(ws, {}).total_count, 3);
   LeadListQuery lost;
   lost.stage = domain::PipelineStage::kLost;
-  EXPECT_EQ(store->list_leads(ws, lost).total_count, 2);
+  EXPECT_EQ(store->leads().list(ws, lost).total_count, 2);
   LeadListQuery search;
   search.search_folded = "zephyr";
-  const auto found = store->list_leads(ws, search);
+  const auto found = store->leads().list(ws, search);
   EXPECT_EQ(found.total_count, 2);
   EXPECT_EQ(found.items.size(), 2u);
 }

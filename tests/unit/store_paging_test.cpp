@@ -92,7 +92,7 @@ class PagingTest : public StoreTest {
     LeadListQuery q;
     q.page.limit = 100;
     std::vector<Row> rows;
-    for (const auto& l : store_->list_leads(ws_, q).items) {
+    for (const auto& l : store_->leads().list(ws_, q).items) {
       SortValue key;
       switch (field) {
         case LeadSortField::kCreatedAt:
@@ -133,7 +133,7 @@ class PagingTest : public StoreTest {
     ContactListQuery q;
     q.page.limit = 100;
     std::vector<Row> rows;
-    for (const auto& c : store_->list_contacts(ws_, q).items) {
+    for (const auto& c : store_->contacts().list(ws_, q).items) {
       std::vector<SortValue> keys;
       const auto fold = [](const std::optional<std::string>& s) -> SortValue {
         if (!s) return std::monostate{};
@@ -163,7 +163,7 @@ class PagingTest : public StoreTest {
       LeadListQuery q;
       q.sort = {field, dir};
       q.page = page;
-      return store_->list_leads(ws_, q);
+      return store_->leads().list(ws_, q);
     };
   }
 
@@ -172,7 +172,7 @@ class PagingTest : public StoreTest {
       ContactListQuery q;
       q.sort = {field, dir};
       q.page = page;
-      return store_->list_contacts(ws_, q);
+      return store_->contacts().list(ws_, q);
     };
   }
 
@@ -228,7 +228,7 @@ TEST_P(PagingTest, ConversationsEverySortBothDirections) {
   import_ok(items);
   ConversationListQuery all;
   all.page.limit = 100;
-  const auto convs = store_->list_conversations(ws_, all).items;
+  const auto convs = store_->conversations().list(ws_, all).items;
   for (auto field : {ConversationSortField::kCreatedAt, ConversationSortField::kUpdatedAt}) {
     std::vector<Row> rows;
     for (const auto& c : convs) {
@@ -242,7 +242,7 @@ TEST_P(PagingTest, ConversationsEverySortBothDirections) {
           ConversationListQuery q;
           q.sort = {field, dir};
           q.page = page;
-          return store_->list_conversations(ws_, q);
+          return store_->conversations().list(ws_, q);
         };
         EXPECT_EQ(walk(list, limit), expected) << static_cast<int>(field) << " " << limit;
       }
@@ -255,21 +255,21 @@ TEST_P(PagingTest, PositionsHoldTheValuesTheStoreCompares) {
   LeadListQuery q;
   q.sort = {LeadSortField::kVisitorName, SortDirection::kAsc};
   q.page.limit = 1;
-  auto page = store_->list_leads(ws_, q);
+  auto page = store_->leads().list(ws_, q);
   ASSERT_TRUE(page.next_position.has_value());
   EXPECT_EQ(page.next_position->values, std::vector<SortValue>{std::string("ada")});
 
   q.sort = {LeadSortField::kLeadScore, SortDirection::kDesc};
   q.page.limit = 27;
-  page = store_->list_leads(ws_, q);
+  page = store_->leads().list(ws_, q);
   ASSERT_TRUE(page.next_position.has_value());
   EXPECT_EQ(page.next_position->values, std::vector<SortValue>{std::monostate{}});
   q.page.limit = 1;
-  page = store_->list_leads(ws_, q);
+  page = store_->leads().list(ws_, q);
   EXPECT_EQ(page.next_position->values, std::vector<SortValue>{2.5});
 
   q.sort = {LeadSortField::kCreatedAt, SortDirection::kAsc};
-  page = store_->list_leads(ws_, q);
+  page = store_->leads().list(ws_, q);
   EXPECT_EQ(page.next_position->values, std::vector<SortValue>{std::int64_t{1'700'000'000'000}});
 }
 
@@ -280,12 +280,12 @@ TEST_P(PagingTest, InsertAndDeleteBetweenPagesStayCorrect) {
       LeadListQuery q;
       q.sort = {field, dir};
       q.page.limit = 5;
-      const auto first = store_->list_leads(ws_, q);
+      const auto first = store_->leads().list(ws_, q);
       ASSERT_TRUE(first.next_position.has_value());
       // Delete the row the position names and the next one; add rows on both sides.
       const auto next_ids = walk(lead_lister(field, dir), 5, first.next_position);
-      EXPECT_TRUE(store_->delete_lead(ws_, {first.next_position->id}));
-      EXPECT_TRUE(store_->delete_lead(ws_, {next_ids.at(0)}));
+      EXPECT_TRUE(store_->leads().remove(ws_, {first.next_position->id}));
+      EXPECT_TRUE(store_->leads().remove(ws_, {next_ids.at(0)}));
       for (const auto& [name, score] : std::vector<std::pair<std::string, std::optional<double>>>{
                {"aaa", -100.0}, {"zzz", 100.0}, {"mmm", std::nullopt}, {"ADA", 2.5}}) {
         domain::NewLead n = lead_named(name);
@@ -305,7 +305,7 @@ TEST_P(PagingTest, OffsetPagingAndTotalCount) {
   LeadListQuery q;
   q.page.limit = 10;
   q.page.offset = 10;
-  auto page = store_->list_leads(ws_, q);
+  auto page = store_->leads().list(ws_, q);
   EXPECT_EQ(page.total_count, 28);
   EXPECT_TRUE(page.has_more);
   ASSERT_EQ(page.items.size(), 10u);
@@ -316,12 +316,12 @@ TEST_P(PagingTest, OffsetPagingAndTotalCount) {
       walk(lead_lister(LeadSortField::kCreatedAt, SortDirection::kDesc), 10, page.next_position),
       std::vector<std::string>(expected.begin() + 20, expected.end()));
   q.page.offset = 20;
-  page = store_->list_leads(ws_, q);
+  page = store_->leads().list(ws_, q);
   EXPECT_EQ(page.items.size(), 8u);
   EXPECT_FALSE(page.has_more);
   EXPECT_FALSE(page.next_position.has_value());
   q.page.offset = 40;
-  page = store_->list_leads(ws_, q);
+  page = store_->leads().list(ws_, q);
   EXPECT_TRUE(page.items.empty());
   EXPECT_EQ(page.total_count, 28);
 }

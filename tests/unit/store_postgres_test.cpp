@@ -10,10 +10,9 @@
 #include <mutex>
 #include <thread>
 
-#include "store/list_statements.hpp"
-#include "store/postgres/lead_queries.hpp"
-#include "store/postgres/list_page.hpp"
+#include "store/lead_store.hpp"
 #include "store/postgres/pg_connection.hpp"
+#include "store/postgres/postgres_dialect.hpp"
 #include "store_test_fixture.hpp"
 
 namespace leadline::store::testing {
@@ -63,24 +62,24 @@ class PostgresStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
     url_ = leadline_test::fresh_postgres_database();
-    first_ = open_store(url_);
-    second_ = open_store(url_);
-    ws_ = first_->create_workspace("Workspace A").id;
+    first_ = open_database(url_);
+    second_ = open_database(url_);
+    ws_ = first_->workspaces().create("Workspace A").id;
   }
 
   std::string url_;
-  std::unique_ptr<Store> first_;
-  std::unique_ptr<Store> second_;
+  std::unique_ptr<Database> first_;
+  std::unique_ptr<Database> second_;
   domain::WorkspaceId ws_;
 };
 
 TEST_F(PostgresStoreTest, UsageFlushesOfTwoStoresAddUp) {
-  const auto key = first_->create_api_key({ws_, "k", "fc_live_abcd", std::string(64, 'a'), 3, {}});
+  const auto key = first_->keys().create({ws_, "k", "fc_live_abcd", std::string(64, 'a'), 3, {}});
   const std::int64_t today = domain::now().unix_ms / 86'400'000;
   constexpr int kFlushesPerStore = 40;
   std::latch start(2);
   std::vector<std::thread> threads;
-  for (Store* store : {first_.get(), second_.get()}) {
+  for (Database* store : {first_.get(), second_.get()}) {
     threads.emplace_back([&, store] {
       start.arrive_and_wait();
       for (int i = 0; i < kFlushesPerStore; ++i) {
@@ -88,12 +87,12 @@ TEST_F(PostgresStoreTest, UsageFlushesOfTwoStoresAddUp) {
         std::vector<UsageDelta> deltas = {{key.id, today, "GET /leads", 3, 1, 1},
                                           {key.id, today, "POST /leads", 2, 0, 0}};
         if (store == second_.get()) std::swap(deltas[0], deltas[1]);
-        store->record_usage(deltas);
+        store->usage().record(deltas);
       }
     });
   }
   for (auto& t : threads) t.join();
-  const auto report = std::get<UsageReport>(second_->key_usage(key.id, domain::now()));
+  const auto report = std::get<UsageReport>(second_->usage().report(key.id));
   EXPECT_EQ(report.today, 2 * kFlushesPerStore * 5);
   EXPECT_EQ(report.by_endpoint.at("GET /leads"), 2 * kFlushesPerStore * 3);
   EXPECT_EQ(report.by_endpoint.at("POST /leads"), 2 * kFlushesPerStore * 2);
@@ -109,10 +108,10 @@ TEST_F(PostgresStoreTest, ConcurrentCreatesOfOneEmailOnTwoStoresGiveOneWinnerAnd
   std::vector<std::thread> threads;
   for (int i = 0; i < kThreads; ++i) {
     threads.emplace_back([&, i] {
-      Store& store = i % 2 ? *first_ : *second_;
+      Database& store = i % 2 ? *first_ : *second_;
       const std::string email = i % 3 ? "Race@Example.com" : "race@EXAMPLE.com";
       start.arrive_and_wait();
-      auto result = store.create_contact(ws_, contact_named("T" + std::to_string(i), email));
+      auto result = store.contacts().create(ws_, contact_named("T" + std::to_string(i), email));
       std::lock_guard lock(mutex);
       if (auto* c = std::get_if<domain::Contact>(&result)) {
         winners.push_back(c->id.value);
@@ -125,12 +124,12 @@ TEST_F(PostgresStoreTest, ConcurrentCreatesOfOneEmailOnTwoStoresGiveOneWinnerAnd
   ASSERT_EQ(winners.size(), 1u);
   ASSERT_EQ(named_as_existing.size(), static_cast<std::size_t>(kThreads - 1));
   for (const auto& id : named_as_existing) EXPECT_EQ(id, winners[0]);
-  EXPECT_EQ(first_->list_contacts(ws_, {}).total_count, 1);
+  EXPECT_EQ(first_->contacts().list(ws_, {}).total_count, 1);
 }
 
 TEST_F(PostgresStoreTest, InstancesShareTheCursorSecretAndMigrateOnce) {
   EXPECT_EQ(first_->cursor_secret(), second_->cursor_secret());
-  const auto third = open_store(url_);
+  const auto third = open_database(url_);
   EXPECT_EQ(third->cursor_secret(), first_->cursor_secret());
   Inspector db(url_);
   EXPECT_EQ(db.query("SELECT version, name FROM schema_migrations ORDER BY version"),
@@ -142,51 +141,53 @@ TEST_F(PostgresStoreTest, InstancesShareTheCursorSecretAndMigrateOnce) {
 }
 
 TEST_F(PostgresStoreTest, RecordsWrittenByOneInstanceAreSeenByTheOther) {
-  const auto lead = first_->create_lead(ws_, lead_named("Shared"));
-  const auto seen = second_->get_lead(ws_, lead.id);
+  const auto lead = first_->leads().create(ws_, lead_named("Shared"));
+  const auto seen = second_->leads().get(ws_, lead.id);
   ASSERT_TRUE(seen.has_value());
   EXPECT_EQ(seen->visitor_name, "Shared");
   domain::LeadPatch patch;
   patch.visitor_name = "Changed";
-  ASSERT_TRUE(std::holds_alternative<domain::Lead>(second_->update_lead(ws_, lead.id, patch)));
-  EXPECT_EQ(first_->get_lead(ws_, lead.id)->visitor_name, "Changed");
+  ASSERT_TRUE(std::holds_alternative<domain::Lead>(second_->leads().update(ws_, lead.id, patch)));
+  EXPECT_EQ(first_->leads().get(ws_, lead.id)->visitor_name, "Changed");
 }
 
 TEST_F(PostgresStoreTest, ConcurrentPatchesOfOneLeadAllApply) {
-  const auto lead = first_->create_lead(ws_, lead_named("Counter"));
+  const auto lead = first_->leads().create(ws_, lead_named("Counter"));
   constexpr int kThreads = 16;
   std::latch start(kThreads);
   std::vector<std::thread> threads;
   for (int i = 0; i < kThreads; ++i) {
     threads.emplace_back([&, i] {
-      Store& store = i % 2 ? *first_ : *second_;
+      Database& store = i % 2 ? *first_ : *second_;
       domain::LeadPatch patch;
       patch.tags = std::vector<std::string>{"t" + std::to_string(i)};
       start.arrive_and_wait();
-      EXPECT_TRUE(std::holds_alternative<domain::Lead>(store.update_lead(ws_, lead.id, patch)));
+      EXPECT_TRUE(std::holds_alternative<domain::Lead>(store.leads().update(ws_, lead.id, patch)));
     });
   }
   for (auto& t : threads) t.join();
   // Each changing PATCH moved updated_at forward by at least 1 ms past the one before it.
-  const auto final_lead = *first_->get_lead(ws_, lead.id);
+  const auto final_lead = *first_->leads().get(ws_, lead.id);
   EXPECT_GE(final_lead.updated_at.unix_ms, lead.updated_at.unix_ms + kThreads);
 }
 
 TEST_F(PostgresStoreTest, ConnectionsPlanEachExecutionWithItsValues) {
   postgres::Connection conn(url_);
-  EXPECT_EQ(conn.query("SHOW plan_cache_mode").text(0, 0), "force_custom_plan");
+  auto rows = conn.query("SHOW plan_cache_mode");
+  ASSERT_TRUE(rows.next());
+  EXPECT_EQ(rows.text(0), "force_custom_plan");
 }
 
 TEST(PostgresServerLossTest, UnavailableWhileDownAndRecoversAfterRestart) {
   leadline_test::PostgresServer server;
   const std::string url = leadline_test::create_postgres_database(server.url());
-  auto store = open_store(url);
-  const auto ws = store->create_workspace("W").id;
-  const auto lead = store->create_lead(ws, lead_named("Before"));
+  auto store = open_database(url);
+  const auto ws = store->workspaces().create("W").id;
+  const auto lead = store->leads().create(ws, lead_named("Before"));
   // Several pooled connections, all of which the restart will kill.
   std::vector<std::thread> readers;
   for (int i = 0; i < 4; ++i) {
-    readers.emplace_back([&] { EXPECT_TRUE(store->get_lead(ws, lead.id).has_value()); });
+    readers.emplace_back([&] { EXPECT_TRUE(store->leads().get(ws, lead.id).has_value()); });
   }
   for (auto& t : readers) t.join();
 
@@ -199,31 +200,31 @@ TEST(PostgresServerLossTest, UnavailableWhileDownAndRecoversAfterRestart) {
       EXPECT_TRUE(std::string(e.what()).starts_with("database unavailable: ")) << e.what();
     }
   };
-  expect_unavailable([&] { store->get_lead(ws, lead.id); });
-  expect_unavailable([&] { store->create_lead(ws, lead_named("During")); });
-  expect_unavailable([&] { store->list_leads(ws, {}); });
-  expect_unavailable([&] { open_store(url); });
+  expect_unavailable([&] { store->leads().get(ws, lead.id); });
+  expect_unavailable([&] { store->leads().create(ws, lead_named("During")); });
+  expect_unavailable([&] { store->leads().list(ws, {}); });
+  expect_unavailable([&] { open_database(url); });
 
   server.resume();
-  EXPECT_TRUE(store->get_lead(ws, lead.id).has_value());
-  store->create_lead(ws, lead_named("After"));
-  EXPECT_EQ(store->list_leads(ws, {}).total_count, 2);
+  EXPECT_TRUE(store->leads().get(ws, lead.id).has_value());
+  store->leads().create(ws, lead_named("After"));
+  EXPECT_EQ(store->leads().list(ws, {}).total_count, 2);
 }
 
 TEST(PostgresServerLossTest, RestartWhileIdleIsInvisibleToTheNextCall) {
   leadline_test::PostgresServer server;
   const std::string url = leadline_test::create_postgres_database(server.url());
-  auto store = open_store(url);
-  const auto ws = store->create_workspace("W").id;
+  auto store = open_database(url);
+  const auto ws = store->workspaces().create("W").id;
   server.halt();
   server.resume();
   // The pooled connections died with the old server; the store replaces them on its own.
-  EXPECT_TRUE(store->workspace_exists(ws));
-  store->create_lead(ws, lead_named("After restart"));
+  EXPECT_TRUE(store->workspaces().exists(ws));
+  store->leads().create(ws, lead_named("After restart"));
   server.halt();
   server.resume();
-  EXPECT_EQ(store->list_leads(ws, {}).total_count, 1);
-  store->create_lead(ws, lead_named("Second restart"));
+  EXPECT_EQ(store->leads().list(ws, {}).total_count, 1);
+  store->leads().create(ws, lead_named("Second restart"));
 }
 
 // Query plans on 100,000 leads. Skipped unless LEADLINE_EXPLAIN_PLANS is set (see
@@ -235,9 +236,9 @@ class QueryPlanTest : public ::testing::Test {
   void SetUp() override {
     if (!std::getenv("LEADLINE_EXPLAIN_PLANS")) GTEST_SKIP() << "set LEADLINE_EXPLAIN_PLANS=1";
     url_ = leadline_test::fresh_postgres_database();
-    store_ = open_store(url_);
-    ws_ = store_->create_workspace("Big").id;
-    const auto other = store_->create_workspace("Other").id;
+    store_ = open_database(url_);
+    ws_ = store_->workspaces().create("Big").id;
+    const auto other = store_->workspaces().create("Other").id;
     db_ = std::make_unique<Inspector>(url_);
     // Every 1000th lead works at "Zyxwvu Labs"; the rest at one of a few big companies.
     const char* fill =
@@ -265,7 +266,9 @@ class QueryPlanTest : public ::testing::Test {
       if (const auto* d = std::get_if<double>(&p)) texts.push_back(std::to_string(*d));
       if (const auto* s = std::get_if<std::string>(&p)) texts.push_back(*s);
     }
-    return db_->query("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) " + sql, texts);
+    return db_->query("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) " +
+                          postgres::number_placeholders(sql),
+                      texts);
   }
 
   void expect_plan_uses(const std::string& title, const std::string& plan,
@@ -288,7 +291,7 @@ class QueryPlanTest : public ::testing::Test {
   }
 
   std::string url_;
-  std::unique_ptr<Store> store_;
+  std::unique_ptr<Database> store_;
   domain::WorkspaceId ws_;
   std::unique_ptr<Inspector> db_;
 };
@@ -296,14 +299,12 @@ class QueryPlanTest : public ::testing::Test {
 TEST_F(QueryPlanTest, SearchUsesTheTrigramIndexAndDeepKeysetPagesTheSortIndex) {
   LeadListQuery search;
   search.search_folded = "zyxwvu";
-  const auto found = store_->list_leads(ws_, search);
+  const auto found = store_->leads().list(ws_, search);
   EXPECT_EQ(found.total_count, kLeads / 1000);
-  const ListStatements search_sql = build_list_statements(
-      postgres::lead_list_sql(ws_, search), search.page, postgres::postgres_dialect());
+  const auto search_sql = lead_list_statements(postgres::postgres_dialect(), ws_, search);
   expect_plan_uses("lead search page (search=zyxwvu, sort=created_at desc)",
                    plan(search_sql.page_sql, search_sql.page_params), "leads_search");
-  expect_plan_uses("lead search total_count",
-                   plan(search_sql.count_sql, postgres::lead_list_sql(ws_, search).params),
+  expect_plan_uses("lead search total_count", plan(search_sql.count_sql, search_sql.count_params),
                    "leads_search");
 
   // A needle in most leads: walking the sort index and filtering finds a page sooner than
@@ -311,8 +312,7 @@ TEST_F(QueryPlanTest, SearchUsesTheTrigramIndexAndDeepKeysetPagesTheSortIndex) {
   // knows.
   LeadListQuery common;
   common.search_folded = "company";
-  const ListStatements common_sql = build_list_statements(
-      postgres::lead_list_sql(ws_, common), common.page, postgres::postgres_dialect());
+  const auto common_sql = lead_list_statements(postgres::postgres_dialect(), ws_, common);
   expect_plan_uses("lead search page (search=company, in 99.9% of leads)",
                    plan(common_sql.page_sql, common_sql.page_params), "leads_by_created");
 
@@ -325,14 +325,13 @@ TEST_F(QueryPlanTest, SearchUsesTheTrigramIndexAndDeepKeysetPagesTheSortIndex) {
     deep.sort = {field, SortDirection::kDesc};
     deep.page.limit = 100;
     deep.page.offset = 50'000;
-    const auto reached = store_->list_leads(ws_, deep);
+    const auto reached = store_->leads().list(ws_, deep);
     ASSERT_TRUE(reached.next_position.has_value());
     deep.page.offset = 0;
     deep.page.after = reached.next_position;
-    const auto next = store_->list_leads(ws_, deep);
+    const auto next = store_->leads().list(ws_, deep);
     EXPECT_EQ(next.items.size(), 100u);
-    const ListStatements deep_sql = build_list_statements(postgres::lead_list_sql(ws_, deep),
-                                                          deep.page, postgres::postgres_dialect());
+    const auto deep_sql = lead_list_statements(postgres::postgres_dialect(), ws_, deep);
     expect_plan_uses("deep keyset page (" + index + ", desc, after row 50,100)",
                      plan(deep_sql.page_sql, deep_sql.page_params), index);
   }

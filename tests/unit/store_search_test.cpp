@@ -6,14 +6,15 @@
 namespace leadline::store::testing {
 namespace {
 
-std::vector<std::string> lead_names(Store& store, const domain::WorkspaceId& ws, LeadListQuery q) {
+std::vector<std::string> lead_names(Database& store, const domain::WorkspaceId& ws,
+                                    LeadListQuery q) {
   q.sort = {LeadSortField::kVisitorName, SortDirection::kAsc};
   std::vector<std::string> names;
-  for (const auto& l : store.list_leads(ws, q).items) names.push_back(l.visitor_name);
+  for (const auto& l : store.leads().list(ws, q).items) names.push_back(l.visitor_name);
   return names;
 }
 
-std::vector<std::string> search_leads(Store& store, const domain::WorkspaceId& ws,
+std::vector<std::string> search_leads(Database& store, const domain::WorkspaceId& ws,
                                       std::string_view needle) {
   LeadListQuery q;
   q.search_folded = domain::case_fold(needle);
@@ -22,7 +23,7 @@ std::vector<std::string> search_leads(Store& store, const domain::WorkspaceId& w
 
 TEST_P(StoreTest, LeadSearchFoldsCaseAndTakesWildcardsLiterally) {
   for (const char* name : {"Müller", "école", "100% sure", "a_b", "back\\slash", "plain", "ab"}) {
-    store_->create_lead(ws_, lead_named(name));
+    store_->leads().create(ws_, lead_named(name));
   }
   using V = std::vector<std::string>;
   EXPECT_EQ(search_leads(*store_, ws_, "müller"), V{"Müller"});
@@ -42,8 +43,8 @@ TEST_P(StoreTest, LeadSearchCoversEmailAndCompanyNotPhone) {
   n.visitor_email = "ADA@Engines.io";
   n.visitor_company = "Analytical";
   n.visitor_phone = "555-0199";
-  const auto lead = store_->create_lead(ws_, n);
-  store_->create_lead(ws_, lead_named("Bob"));
+  const auto lead = store_->leads().create(ws_, n);
+  store_->leads().create(ws_, lead_named("Bob"));
   using V = std::vector<std::string>;
   EXPECT_EQ(search_leads(*store_, ws_, "engines"), V{"Ada"});
   EXPECT_EQ(search_leads(*store_, ws_, "ANALYT"), V{"Ada"});
@@ -52,7 +53,7 @@ TEST_P(StoreTest, LeadSearchCoversEmailAndCompanyNotPhone) {
   // PATCH keeps the search text current.
   domain::LeadPatch p;
   p.visitor_company = domain::FieldUpdate<std::string>::set("Difference");
-  store_->update_lead(ws_, lead.id, p);
+  store_->leads().update(ws_, lead.id, p);
   EXPECT_EQ(search_leads(*store_, ws_, "analyt"), V{});
   EXPECT_EQ(search_leads(*store_, ws_, "differ"), V{"Ada"});
 }
@@ -61,18 +62,18 @@ TEST_P(StoreTest, LeadStageFilterAndTotalCount) {
   for (int i = 0; i < 7; ++i) {
     domain::NewLead n = lead_named(std::string("L").append(std::to_string(i)));
     n.pipeline_stage = i % 2 ? domain::PipelineStage::kLost : domain::PipelineStage::kNew;
-    store_->create_lead(ws_, n);
+    store_->leads().create(ws_, n);
   }
   LeadListQuery q;
   q.stage = domain::PipelineStage::kLost;
   q.page.limit = 2;
-  const auto page = store_->list_leads(ws_, q);
+  const auto page = store_->leads().list(ws_, q);
   EXPECT_EQ(page.total_count, 3);
   EXPECT_EQ(page.items.size(), 2u);
   EXPECT_TRUE(page.has_more);
   for (const auto& l : page.items) EXPECT_EQ(l.pipeline_stage, domain::PipelineStage::kLost);
   q.search_folded = "l1";
-  EXPECT_EQ(store_->list_leads(ws_, q).total_count, 1);
+  EXPECT_EQ(store_->leads().list(ws_, q).total_count, 1);
 }
 
 TEST_P(StoreTest, ContactSearchCoversEveryFieldIncludingPhone) {
@@ -80,13 +81,13 @@ TEST_P(StoreTest, ContactSearchCoversEveryFieldIncludingPhone) {
   n.last_name = "LOVELACE";
   n.phone = "+44 20";
   n.company_name = "Straße AG";
-  std::get<domain::Contact>(store_->create_contact(ws_, n));
-  std::get<domain::Contact>(store_->create_contact(ws_, contact_named("Bob")));
+  std::get<domain::Contact>(store_->contacts().create(ws_, n));
+  std::get<domain::Contact>(store_->contacts().create(ws_, contact_named("Bob")));
   // U+1E9E (capital sharp s) folds to ß.
   for (const char* needle : {"ada", "lovelace", "ADA@X", "+44", "STRA\u1E9EE"}) {
     ContactListQuery q;
     q.search_folded = domain::case_fold(needle);
-    const auto page = store_->list_contacts(ws_, q);
+    const auto page = store_->contacts().list(ws_, q);
     ASSERT_EQ(page.total_count, 1) << needle;
     EXPECT_EQ(page.items[0].first_name, "Ada");
   }
@@ -97,12 +98,12 @@ TEST_P(StoreTest, ContactTagFilterIsExactAndCaseSensitive) {
   a.tags = {"vip", "has \"quotes\"", "ünïcode"};
   domain::NewContact b = contact_named("B");
   b.tags = {"VIP", "vip-ish"};
-  std::get<domain::Contact>(store_->create_contact(ws_, a));
-  std::get<domain::Contact>(store_->create_contact(ws_, b));
+  std::get<domain::Contact>(store_->contacts().create(ws_, a));
+  std::get<domain::Contact>(store_->contacts().create(ws_, b));
   const auto count = [&](const char* tag) {
     ContactListQuery q;
     q.tag = tag;
-    return store_->list_contacts(ws_, q).total_count;
+    return store_->contacts().list(ws_, q).total_count;
   };
   EXPECT_EQ(count("vip"), 1);
   EXPECT_EQ(count("VIP"), 1);

@@ -14,12 +14,18 @@
 
 #include "domain/records.hpp"
 #include "domain/timestamp.hpp"
-#include "store/store.hpp"
+#include "manual_clock.hpp"
+#include "store/database.hpp"
 #include "support/postgres_instance.hpp"
 #include "temp_dir.hpp"
 
 namespace leadline::store::testing {
 
+using domain::ApiKeyRecord;
+using domain::NewApiKey;
+using domain::UsageDelta;
+using domain::UsageReport;
+using leadline::unit_test::ManualClock;
 using leadline::unit_test::TempDir;
 
 inline domain::Timestamp ts(const char* iso) {
@@ -75,9 +81,9 @@ class StoreTest : public ::testing::TestWithParam<Backend> {
  protected:
   void SetUp() override {
     if (backend() == Backend::kPostgres) postgres_url_ = leadline_test::fresh_postgres_database();
-    store_ = open_store(url());
-    ws_ = store_->create_workspace("Workspace A").id;
-    other_ws_ = store_->create_workspace("Workspace B").id;
+    store_ = open_database(url(), clock_);
+    ws_ = store_->workspaces().create("Workspace A").id;
+    other_ws_ = store_->workspaces().create("Workspace B").id;
   }
 
   Backend backend() const { return GetParam(); }
@@ -95,9 +101,15 @@ class StoreTest : public ::testing::TestWithParam<Backend> {
     return "sqlite:" + (other_dirs_.back()->path() / "other.db").string();
   }
 
+  // The usage report as of `now`.
+  std::variant<UsageReport, NotFound> usage_at(const domain::ApiKeyId& id, domain::Timestamp now) {
+    clock_.set(now);
+    return store_->usage().report(id);
+  }
+
   // Imports one item and expects success.
   ImportCounts import_ok(const std::vector<ImportItem>& items) {
-    auto result = store_->import_batch(ws_, items);
+    auto result = store_->imports().apply(ws_, items);
     if (auto* failure = std::get_if<ImportFailure>(&result)) {
       ADD_FAILURE() << "import failed at line " << failure->line << ": " << failure->message;
       return {};
@@ -105,10 +117,11 @@ class StoreTest : public ::testing::TestWithParam<Backend> {
     return std::get<ImportCounts>(result);
   }
 
+  ManualClock clock_;
   TempDir dir_;
   std::vector<std::unique_ptr<TempDir>> other_dirs_;
   std::string postgres_url_;
-  std::unique_ptr<Store> store_;
+  std::unique_ptr<Database> store_;
   domain::WorkspaceId ws_;
   domain::WorkspaceId other_ws_;
 };

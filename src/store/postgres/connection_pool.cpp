@@ -1,7 +1,7 @@
 // Connecting happens outside the mutex, so one slow connect does not stall other threads.
 #include "store/postgres/connection_pool.hpp"
 
-#include "store/store.hpp"
+#include "store/engine.hpp"
 
 namespace leadline::store::postgres {
 
@@ -67,6 +67,12 @@ void ConnectionPool::give_back(std::unique_ptr<Connection> conn) {
     --open_;
   }
   returned_.notify_one();
+}
+
+// One short lock per scrape of leadline_db_pool_connections, nothing on the request path.
+PoolCounts ConnectionPool::counts() {
+  std::lock_guard lock(mutex_);
+  return PoolCounts{.idle = idle_.size(), .in_use = open_ - idle_.size()};
 }
 
 }  // namespace leadline::store::postgres

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "store/engine.hpp"
 #include "store/postgres/pg_connection.hpp"
-#include "store/store.hpp"
 
 namespace leadline::store::postgres {
 
@@ -48,7 +48,7 @@ class ConnectionPool {
 
   const std::string& conninfo() const { return conninfo_; }
 
-  // Idle and leased (or being connected) connections now; in pool_counts.cpp.
+  // Idle and leased (or being connected) connections now.
   PoolCounts counts();
 
  private:

@@ -6,7 +6,8 @@
 #include <charconv>
 #include <cstring>
 
-#include "store/store.hpp"
+#include "store/engine.hpp"
+#include "store/postgres/postgres_dialect.hpp"
 
 namespace leadline::store::postgres {
 
@@ -72,110 +73,92 @@ void ignore_notice(void*, const char*) {}
 
 }  // namespace
 
-Params& Params::text(std::string_view v) {
-  // Text parameters travel NUL-terminated; PostgreSQL text cannot hold NUL anyway.
-  if (v.find('\0') != std::string_view::npos) {
-    throw std::invalid_argument("PostgreSQL text cannot contain NUL characters");
+// A statement's result, all rows in memory, every value in text form, read row by row.
+class Connection::Result final : public sql::RowCursor {
+ public:
+  explicit Result(Connection& owner) : owner_(owner) {}
+  Result(const Result&) = delete;
+  Result& operator=(const Result&) = delete;
+  ~Result() { PQclear(result_); }
+
+  void reset(PGresult* result) {
+    PQclear(result_);
+    result_ = result;
+    row_ = -1;
   }
-  values_.emplace_back(std::string(v));
-  return *this;
-}
 
-Params& Params::int64(std::int64_t v) {
-  values_.emplace_back(number_text(v));
-  return *this;
-}
-
-Params& Params::real(double v) {
-  // Shortest text that reads back as the same double.
-  values_.emplace_back(number_text(v));
-  return *this;
-}
-
-Params& Params::null() {
-  values_.emplace_back(std::nullopt);
-  return *this;
-}
-
-Params& Params::opt_text(const std::optional<std::string>& v) {
-  return v ? text(*v) : null();
-}
-
-Params& Params::opt_real(const std::optional<double>& v) {
-  return v ? real(*v) : null();
-}
-
-Params& Params::value(const SqlValue& v) {
-  if (const auto* i = std::get_if<std::int64_t>(&v)) return int64(*i);
-  if (const auto* d = std::get_if<double>(&v)) return real(*d);
-  if (const auto* s = std::get_if<std::string>(&v)) return text(*s);
-  return null();
-}
-
-void ResultDeleter::operator()(pg_result* r) const {
-  PQclear(r);
-}
-
-int Result::rows() const {
-  return PQntuples(result_.get());
-}
-
-int Result::columns() const {
-  return PQnfields(result_.get());
-}
-
-std::int64_t Result::affected() const {
-  const char* n = PQcmdTuples(result_.get());
-  if (!n || !*n) return 0;
-  return parse_number<std::int64_t>(n, static_cast<int>(std::strlen(n)), "row count");
-}
-
-bool Result::is_null(int row, int col) const {
-  return PQgetisnull(result_.get(), row, col) != 0;
-}
-
-std::string Result::text(int row, int col) const {
-  return std::string(PQgetvalue(result_.get(), row, col),
-                     static_cast<std::size_t>(PQgetlength(result_.get(), row, col)));
-}
-
-std::int64_t Result::int64(int row, int col) const {
-  return parse_number<std::int64_t>(PQgetvalue(result_.get(), row, col),
-                                    PQgetlength(result_.get(), row, col), "integer");
-}
-
-double Result::real(int row, int col) const {
-  return parse_number<double>(PQgetvalue(result_.get(), row, col),
-                              PQgetlength(result_.get(), row, col), "double precision");
-}
-
-std::optional<std::string> Result::opt_text(int row, int col) const {
-  if (is_null(row, col)) return std::nullopt;
-  return text(row, col);
-}
-
-std::optional<double> Result::opt_real(int row, int col) const {
-  if (is_null(row, col)) return std::nullopt;
-  return real(row, col);
-}
-
-std::optional<std::int64_t> Result::opt_int64(int row, int col) const {
-  if (is_null(row, col)) return std::nullopt;
-  return int64(row, col);
-}
-
-SqlValue Result::value(int row, int col) const {
-  if (is_null(row, col)) return std::monostate{};
-  switch (PQftype(result_.get(), col)) {
-    case kInt8Oid:
-    case kInt4Oid:
-    case kInt2Oid:
-      return int64(row, col);
-    case kFloat8Oid:
-      return real(row, col);
-    default:
-      return text(row, col);
+  // Rows a DELETE / UPDATE / INSERT touched.
+  std::int64_t affected() const {
+    const char* n = PQcmdTuples(result_);
+    if (!n || !*n) return 0;
+    return parse_number<std::int64_t>(n, static_cast<int>(std::strlen(n)), "row count");
   }
+
+  bool next() override { return ++row_ < PQntuples(result_); }
+  int columns() const override { return PQnfields(result_); }
+  bool is_null(int col) const override { return PQgetisnull(result_, row_, col) != 0; }
+  std::int64_t int64(int col) const override {
+    return parse_number<std::int64_t>(PQgetvalue(result_, row_, col),
+                                      PQgetlength(result_, row_, col), "integer");
+  }
+  double real(int col) const override {
+    return parse_number<double>(PQgetvalue(result_, row_, col), PQgetlength(result_, row_, col),
+                                "double precision");
+  }
+  std::string_view text(int col) const override {
+    return {PQgetvalue(result_, row_, col),
+            static_cast<std::size_t>(PQgetlength(result_, row_, col))};
+  }
+  // Typed by the column's type: bigint and integer as integers, double precision as reals.
+  sql::Value value(int col) const override {
+    if (is_null(col)) return std::monostate{};
+    switch (PQftype(result_, col)) {
+      case kInt8Oid:
+      case kInt4Oid:
+      case kInt2Oid:
+        return int64(col);
+      case kFloat8Oid:
+        return real(col);
+      default:
+        return std::string(text(col));
+    }
+  }
+  void release() override {
+    reset(nullptr);
+    owner_.free_results_.push_back(this);
+  }
+
+ private:
+  Connection& owner_;
+  PGresult* result_ = nullptr;
+  int row_ = -1;
+};
+
+std::string number_placeholders(std::string_view sql) {
+  std::string out;
+  out.reserve(sql.size() + 16);
+  int number = 0;
+  for (std::size_t i = 0; i < sql.size(); ++i) {
+    const char c = sql[i];
+    if (c == '\'' || c == '"') {
+      // Copied through the closing quote; a doubled quote inside is an escaped one.
+      const std::size_t close = sql.find(c, i + 1);
+      const std::size_t stop = close == std::string_view::npos ? sql.size() : close + 1;
+      out.append(sql.substr(i, stop - i));
+      i = stop - 1;
+    } else if (c == '-' && i + 1 < sql.size() && sql[i + 1] == '-') {
+      const std::size_t eol = sql.find('\n', i);
+      const std::size_t stop = eol == std::string_view::npos ? sql.size() : eol;
+      out.append(sql.substr(i, stop - i));
+      i = stop - 1;
+    } else if (c == '?') {
+      out += '$';
+      out += std::to_string(++number);
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 Connection::Connection(const std::string& conninfo) {
@@ -204,29 +187,97 @@ Connection::~Connection() {
   PQfinish(conn_);
 }
 
-void Connection::exec(const std::string& sql) {
+void Connection::execute_script(const std::string& sql) {
   PGresult* raw = PQexec(conn_, sql.c_str());
-  Result result(raw);
-  if (!raw || !succeeded(raw)) fail(conn_, raw, "executing \"" + sql.substr(0, 60) + "\"");
+  const bool ok = raw && succeeded(raw);
+  if (!ok) {
+    const std::unique_ptr<PGresult, void (*)(PGresult*)> owned(raw, PQclear);
+    fail(conn_, raw, "executing \"" + sql.substr(0, 60) + "\"");
+  }
+  PQclear(raw);
 }
 
-Result Connection::query(const std::string& sql, const Params& params) {
+const std::string& Connection::statement_name(std::string_view sql) {
   auto found = prepared_.find(sql);
-  if (found == prepared_.end()) {
-    std::string name = "leadline_" + std::to_string(prepared_.size() + 1);
-    PGresult* raw = PQprepare(conn_, name.c_str(), sql.c_str(), 0, nullptr);
-    Result prepared(raw);
-    if (!raw || !succeeded(raw)) fail(conn_, raw, "preparing \"" + sql.substr(0, 80) + "\"");
-    found = prepared_.emplace(sql, std::move(name)).first;
+  if (found != prepared_.end()) return found->second;
+  std::string name = "leadline_" + std::to_string(prepared_.size() + 1);
+  const std::string numbered = number_placeholders(sql);
+  PGresult* raw = PQprepare(conn_, name.c_str(), numbered.c_str(), 0, nullptr);
+  const std::unique_ptr<PGresult, void (*)(PGresult*)> prepared(raw, PQclear);
+  if (!raw || !succeeded(raw)) {
+    fail(conn_, raw, "preparing \"" + std::string(sql.substr(0, 80)) + "\"");
   }
-  std::vector<const char*> values;
-  values.reserve(params.values().size());
-  for (const auto& v : params.values()) values.push_back(v ? v->c_str() : nullptr);
-  PGresult* raw = PQexecPrepared(conn_, found->second.c_str(), static_cast<int>(values.size()),
-                                 values.data(), nullptr, nullptr, 0);
-  Result result(raw);
-  if (!raw || !succeeded(raw)) fail(conn_, raw, "running \"" + sql.substr(0, 80) + "\"");
+  return prepared_.emplace(std::string(sql), std::move(name)).first->second;
+}
+
+Connection::Result& Connection::run(std::string_view sql, const sql::Params& params) {
+  const std::string& name = statement_name(sql);
+  const auto& values = params.values();
+  param_text_.resize(values.size());
+  param_values_.resize(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const sql::Value& v = values[i];
+    if (const auto* t = std::get_if<std::string>(&v)) {
+      // Text parameters travel NUL-terminated; PostgreSQL text cannot hold NUL anyway.
+      if (t->find('\0') != std::string::npos) {
+        throw std::invalid_argument("PostgreSQL text cannot contain NUL characters");
+      }
+      param_values_[i] = t->c_str();
+    } else if (const auto* n = std::get_if<std::int64_t>(&v)) {
+      param_text_[i] = number_text(*n);
+      param_values_[i] = param_text_[i].c_str();
+    } else if (const auto* d = std::get_if<double>(&v)) {
+      // Shortest text that reads back as the same double.
+      param_text_[i] = number_text(*d);
+      param_values_[i] = param_text_[i].c_str();
+    } else {
+      param_values_[i] = nullptr;
+    }
+  }
+  PGresult* raw = PQexecPrepared(conn_, name.c_str(), static_cast<int>(values.size()),
+                                 param_values_.data(), nullptr, nullptr, 0);
+  if (!raw || !succeeded(raw)) {
+    const std::unique_ptr<PGresult, void (*)(PGresult*)> failed(raw, PQclear);
+    fail(conn_, raw, "running \"" + std::string(sql.substr(0, 80)) + "\"");
+  }
+  if (free_results_.empty()) {
+    results_.push_back(std::make_unique<Result>(*this));
+    free_results_.push_back(results_.back().get());
+  }
+  Result& result = *free_results_.back();
+  free_results_.pop_back();
+  result.reset(raw);
   return result;
+}
+
+sql::Rows Connection::query(std::string_view sql, const sql::Params& params) {
+  return sql::Rows(run(sql, params));
+}
+
+std::int64_t Connection::execute(std::string_view sql, const sql::Params& params) {
+  Result& result = run(sql, params);
+  const sql::Rows rows(result);
+  return result.affected();
+}
+
+std::optional<std::int64_t> Connection::execute_unless_duplicate(std::string_view sql,
+                                                                 const sql::Params& params) {
+  // A failed statement aborts the whole transaction in PostgreSQL; the savepoint keeps it usable.
+  execute_script("SAVEPOINT unique_guard");
+  try {
+    const std::int64_t changed = execute(sql, params);
+    execute_script("RELEASE SAVEPOINT unique_guard");
+    return changed;
+  } catch (const PgError& e) {
+    if (!e.is_unique_violation()) throw;
+    execute_script("ROLLBACK TO SAVEPOINT unique_guard");
+    execute_script("RELEASE SAVEPOINT unique_guard");
+    return std::nullopt;
+  }
+}
+
+const sql::Dialect& Connection::dialect() const {
+  return postgres_dialect();
 }
 
 bool Connection::broken() const {
@@ -241,14 +292,14 @@ bool Connection::in_transaction() const {
 Transaction::Transaction(Connection& conn, Kind kind) : conn_(conn) {
   // Explicit levels: a server whose default_transaction_isolation is SERIALIZABLE must not
   // change what a conflicting insert's follow-up SELECT sees.
-  conn_.exec(kind == Kind::kWrite ? "BEGIN ISOLATION LEVEL READ COMMITTED"
-                                  : "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+  conn_.execute_script(kind == Kind::kWrite ? "BEGIN ISOLATION LEVEL READ COMMITTED"
+                                            : "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
 }
 
 Transaction::~Transaction() {
   if (!open_ || conn_.broken() || !conn_.in_transaction()) return;
   try {
-    conn_.exec("ROLLBACK");
+    conn_.execute_script("ROLLBACK");
   } catch (const std::exception&) {
     // The pool drops a connection left inside a transaction, which ends it on the server.
   }
@@ -256,7 +307,7 @@ Transaction::~Transaction() {
 
 void Transaction::commit() {
   open_ = false;
-  conn_.exec("COMMIT");
+  conn_.execute_script("COMMIT");
 }
 
 }  // namespace leadline::store::postgres

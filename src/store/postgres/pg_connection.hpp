@@ -1,6 +1,6 @@
-// One PostgreSQL connection: RAII ownership of PGconn and PGresult, statements prepared once
-// per connection and reused by name, typed parameters sent as text, text results read back
-// into C++ types.
+// One PostgreSQL connection: RAII ownership of PGconn and PGresult, statements prepared once per
+// connection and reused by name, and the sql::Connection the shared query code runs on (its "?"
+// placeholders numbered as $1, $2, ... when a statement is first prepared).
 #pragma once
 
 #include <cstdint>
@@ -12,15 +12,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "store/list_query.hpp"
+#include "store/sql/connection.hpp"
 
 struct pg_conn;
-struct pg_result;
 
 namespace leadline::store::postgres {
-
-// A parameter or column value: null, integer, real or text (the same shape as a sort value).
-using SqlValue = SortValue;
 
 // The server rejected a statement; sqlstate() is its five-character SQLSTATE code. Losing the
 // connection is StoreUnavailable instead.
@@ -37,84 +33,24 @@ class PgError : public std::runtime_error {
   std::string sqlstate_;
 };
 
-// Parameters in order of their $n placeholders, each kept as its text form (or NULL).
-class Params {
- public:
-  Params& text(std::string_view v);
-  Params& int64(std::int64_t v);
-  Params& real(double v);
-  Params& null();
-  Params& opt_text(const std::optional<std::string>& v);
-  Params& opt_real(const std::optional<double>& v);
-  Params& value(const SqlValue& v);
+// `sql` with its "?" placeholders numbered "$1", "$2", ... in order; question marks inside
+// quoted literals, quoted identifiers and comments are left alone.
+std::string number_placeholders(std::string_view sql);
 
-  const std::vector<std::optional<std::string>>& values() const { return values_; }
-
- private:
-  std::vector<std::optional<std::string>> values_;
-};
-
-struct ResultDeleter {
-  void operator()(pg_result* r) const;
-};
-
-// A statement's result, all rows in memory, every value in text form.
-class Result {
- public:
-  explicit Result(pg_result* r) : result_(r) {}
-
-  int rows() const;
-  int columns() const;
-  // Rows a DELETE / UPDATE / INSERT touched.
-  std::int64_t affected() const;
-
-  bool is_null(int row, int col) const;
-  std::string text(int row, int col) const;
-  std::int64_t int64(int row, int col) const;
-  double real(int row, int col) const;
-  std::optional<std::string> opt_text(int row, int col) const;
-  std::optional<double> opt_real(int row, int col) const;
-  std::optional<std::int64_t> opt_int64(int row, int col) const;
-  // Typed by the column's type: bigint and integer as integers, double precision as reals.
-  SqlValue value(int row, int col) const;
-
- private:
-  std::unique_ptr<pg_result, ResultDeleter> result_;
-};
-
-// One row of a Result, so that row readers look like the SQLite ones.
-class Row {
- public:
-  Row(const Result& result, int row) : result_(result), row_(row) {}
-  int columns() const { return result_.columns(); }
-  bool is_null(int col) const { return result_.is_null(row_, col); }
-  std::string text(int col) const { return result_.text(row_, col); }
-  std::int64_t int64(int col) const { return result_.int64(row_, col); }
-  double real(int col) const { return result_.real(row_, col); }
-  std::optional<std::string> opt_text(int col) const { return result_.opt_text(row_, col); }
-  std::optional<double> opt_real(int col) const { return result_.opt_real(row_, col); }
-  std::optional<std::int64_t> opt_int64(int col) const { return result_.opt_int64(row_, col); }
-  SqlValue value(int col) const { return result_.value(row_, col); }
-
- private:
-  const Result& result_;
-  int row_;
-};
-
-class Connection {
+class Connection final : public sql::Connection {
  public:
   // Connects with a libpq URL or key=value string. Throws StoreUnavailable when it cannot.
   explicit Connection(const std::string& conninfo);
-  ~Connection();
+  ~Connection() override;
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
-  // Statements without parameters, several separated by ";" allowed: transaction control,
-  // migration scripts.
-  void exec(const std::string& sql);
-
-  // Runs `sql` with `params`, preparing it under a name on first use on this connection.
-  Result query(const std::string& sql, const Params& params = {});
+  const sql::Dialect& dialect() const override;
+  sql::Rows query(std::string_view sql, const sql::Params& params = {}) override;
+  std::int64_t execute(std::string_view sql, const sql::Params& params = {}) override;
+  std::optional<std::int64_t> execute_unless_duplicate(std::string_view sql,
+                                                       const sql::Params& params) override;
+  void execute_script(const std::string& sql) override;
 
   // The server closed the connection or the network failed; it cannot be used again.
   bool broken() const;
@@ -122,8 +58,22 @@ class Connection {
   bool in_transaction() const;
 
  private:
+  class Result;
+  struct TextHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+
+  // Runs a prepared statement and returns a cursor over its result (from the free list).
+  Result& run(std::string_view sql, const sql::Params& params);
+  const std::string& statement_name(std::string_view sql);
+
   pg_conn* conn_ = nullptr;
-  std::unordered_map<std::string, std::string> prepared_;  // SQL text -> statement name
+  std::unordered_map<std::string, std::string, TextHash, std::equal_to<>> prepared_;
+  std::vector<std::unique_ptr<Result>> results_;  // every cursor made; reused when released
+  std::vector<Result*> free_results_;
+  std::vector<std::string> param_text_;  // numbers as text, reused between statements
+  std::vector<const char*> param_values_;
 };
 
 // READ COMMITTED for writes (each statement sees what others committed before it, so a
@@ -143,22 +93,5 @@ class Transaction {
   Connection& conn_;
   bool open_ = true;
 };
-
-// Runs `f` between SAVEPOINT and RELEASE; a unique violation inside it is rolled back to the
-// savepoint (so the transaction stays usable) and reported as false.
-template <class F>
-bool without_unique_violation(Connection& conn, F&& f) {
-  conn.exec("SAVEPOINT unique_guard");
-  try {
-    f();
-  } catch (const PgError& e) {
-    if (!e.is_unique_violation()) throw;
-    conn.exec("ROLLBACK TO SAVEPOINT unique_guard");
-    conn.exec("RELEASE SAVEPOINT unique_guard");
-    return false;
-  }
-  conn.exec("RELEASE SAVEPOINT unique_guard");
-  return true;
-}
 
 }  // namespace leadline::store::postgres

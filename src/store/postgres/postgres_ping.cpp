@@ -1,4 +1,4 @@
-// PostgresStore::ping: a connection of its own with a short connect timeout and a client-side
+// PostgresEngine::ping: a connection of its own with a short connect timeout and a client-side
 // deadline on SELECT 1, so a server that is down, unreachable or frozen answers "no" within
 // about two seconds instead of holding the probe (a pooled connection could wait much longer).
 #include <libpq-fe.h>
@@ -7,7 +7,7 @@
 #include <chrono>
 #include <memory>
 
-#include "store/postgres/postgres_store.hpp"
+#include "store/postgres/postgres_engine.hpp"
 
 namespace leadline::store::postgres {
 
@@ -40,7 +40,7 @@ bool await_reply(PGconn* conn, std::chrono::steady_clock::time_point deadline) {
 
 }  // namespace
 
-bool PostgresStore::ping() {
+bool PostgresEngine::ping() {
   // Later entries win over the URL's own parameters: the timeout is the probe's, not the URL's.
   const char* keys[] = {"dbname", "connect_timeout", "application_name", nullptr};
   const char* values[] = {pool_.conninfo().c_str(), kPingConnectTimeoutSeconds, "leadline-ping",

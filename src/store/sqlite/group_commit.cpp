@@ -4,7 +4,7 @@
 
 namespace leadline::store::sqlite {
 
-void GroupCommit::run(const std::function<bool(Connection&)>& work) {
+void GroupCommit::run(Work work) {
   Member self(work);
   std::unique_lock lock(mutex_);
   waiting_.push_back(&self);
@@ -60,7 +60,7 @@ void GroupCommit::commit(const std::vector<Member*>& batch) {
 }
 
 bool GroupCommit::run_member(Member& member) {
-  conn_.query("SAVEPOINT group_member").run();
+  conn_.execute("SAVEPOINT group_member");
   bool keep = false;
   try {
     keep = member.work(conn_);
@@ -68,8 +68,8 @@ bool GroupCommit::run_member(Member& member) {
     member.error = std::current_exception();
   }
   if (!conn_.in_transaction()) return false;
-  if (!keep) conn_.query("ROLLBACK TO group_member").run();
-  conn_.query("RELEASE group_member").run();
+  if (!keep) conn_.execute("ROLLBACK TO group_member");
+  conn_.execute("RELEASE group_member");
   return true;
 }
 

@@ -5,10 +5,10 @@
 
 #include <condition_variable>
 #include <exception>
-#include <functional>
 #include <mutex>
 #include <vector>
 
+#include "store/engine.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
 
 namespace leadline::store::sqlite {
@@ -20,14 +20,14 @@ class GroupCommit {
   // Runs `work` in the next shared write transaction and returns after it committed. `work`
   // returns false to undo its own changes. An exception from `work` undoes its changes and is
   // rethrown here; so is a failed COMMIT, to every member of that transaction.
-  void run(const std::function<bool(Connection&)>& work);
+  void run(Work work);
 
  private:
   // Lives on its writer's stack; each has its own condition variable, so a commit wakes exactly
   // its batch and the next leader, never every waiting writer.
   struct Member {
-    explicit Member(const std::function<bool(Connection&)>& w) : work(w) {}
-    const std::function<bool(Connection&)>& work;
+    explicit Member(Work w) : work(w) {}
+    Work work;
     std::exception_ptr error;
     bool done = false;
     bool leads = false;

@@ -9,6 +9,8 @@
 #include <thread>
 #include <utility>
 
+#include "store/sqlite/sqlite_dialect.hpp"
+
 namespace leadline::store::sqlite {
 
 namespace {
@@ -30,127 +32,65 @@ bool SqliteError::is_unique_violation() const {
   return code_ == SQLITE_CONSTRAINT_UNIQUE;
 }
 
-struct CachedStatement {
+// A prepared statement and, while a Rows reads it, the cursor over its result.
+struct Connection::Statement final : sql::RowCursor {
   sqlite3_stmt* stmt = nullptr;
   bool in_use = false;
-  ~CachedStatement() { sqlite3_finalize(stmt); }
+
+  Statement() = default;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement() { sqlite3_finalize(stmt); }
+
+  bool next() override {
+    const int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    fail(sqlite3_db_handle(stmt), rc, "running a statement");
+  }
+  int columns() const override { return sqlite3_column_count(stmt); }
+  bool is_null(int col) const override { return sqlite3_column_type(stmt, col) == SQLITE_NULL; }
+  std::int64_t int64(int col) const override { return sqlite3_column_int64(stmt, col); }
+  double real(int col) const override { return sqlite3_column_double(stmt, col); }
+  std::string_view text(int col) const override {
+    const auto* p = sqlite3_column_text(stmt, col);
+    const int n = sqlite3_column_bytes(stmt, col);
+    if (p == nullptr) return {};
+    return {reinterpret_cast<const char*>(p), static_cast<std::size_t>(n)};
+  }
+  sql::Value value(int col) const override {
+    switch (sqlite3_column_type(stmt, col)) {
+      case SQLITE_INTEGER:
+        return int64(col);
+      case SQLITE_FLOAT:
+        return real(col);
+      case SQLITE_NULL:
+        return std::monostate{};
+      default:
+        return std::string(text(col));
+    }
+  }
+  void release() override {
+    sqlite3_reset(stmt);
+    sqlite3_clear_bindings(stmt);
+    in_use = false;
+  }
+
+  void bind(int index, const sql::Value& v) {
+    int rc = SQLITE_OK;
+    if (const auto* i = std::get_if<std::int64_t>(&v)) {
+      rc = sqlite3_bind_int64(stmt, index, *i);
+    } else if (const auto* d = std::get_if<double>(&v)) {
+      rc = sqlite3_bind_double(stmt, index, *d);
+    } else if (const auto* t = std::get_if<std::string>(&v)) {
+      // SQLITE_TRANSIENT: the parameters may die before the rows are read.
+      rc = sqlite3_bind_text64(stmt, index, t->data(), t->size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+    } else {
+      rc = sqlite3_bind_null(stmt, index);
+    }
+    if (rc != SQLITE_OK) fail(sqlite3_db_handle(stmt), rc, "binding a parameter");
+  }
 };
-
-Query::Query(CachedStatement& statement) : statement_(statement) {
-  statement_.in_use = true;
-}
-
-Query::~Query() {
-  sqlite3_reset(statement_.stmt);
-  sqlite3_clear_bindings(statement_.stmt);
-  statement_.in_use = false;
-}
-
-namespace {
-void check_bind(sqlite3_stmt* stmt, int rc) {
-  if (rc != SQLITE_OK) fail(sqlite3_db_handle(stmt), rc, "binding a parameter");
-}
-}  // namespace
-
-Query& Query::bind_int(std::int64_t v) {
-  check_bind(statement_.stmt, sqlite3_bind_int64(statement_.stmt, next_param_++, v));
-  return *this;
-}
-
-Query& Query::bind_real(double v) {
-  check_bind(statement_.stmt, sqlite3_bind_double(statement_.stmt, next_param_++, v));
-  return *this;
-}
-
-Query& Query::bind_text(std::string_view v) {
-  // SQLITE_TRANSIENT: the caller's buffer may die before the statement runs.
-  check_bind(statement_.stmt, sqlite3_bind_text64(statement_.stmt, next_param_++, v.data(),
-                                                  v.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
-  return *this;
-}
-
-Query& Query::bind_null() {
-  check_bind(statement_.stmt, sqlite3_bind_null(statement_.stmt, next_param_++));
-  return *this;
-}
-
-Query& Query::bind_opt_text(const std::optional<std::string>& v) {
-  return v ? bind_text(*v) : bind_null();
-}
-
-Query& Query::bind_opt_real(const std::optional<double>& v) {
-  return v ? bind_real(*v) : bind_null();
-}
-
-Query& Query::bind_value(const SqlValue& v) {
-  if (const auto* i = std::get_if<std::int64_t>(&v)) return bind_int(*i);
-  if (const auto* d = std::get_if<double>(&v)) return bind_real(*d);
-  if (const auto* s = std::get_if<std::string>(&v)) return bind_text(*s);
-  return bind_null();
-}
-
-bool Query::step() {
-  const int rc = sqlite3_step(statement_.stmt);
-  if (rc == SQLITE_ROW) return true;
-  if (rc == SQLITE_DONE) return false;
-  fail(sqlite3_db_handle(statement_.stmt), rc, "running a statement");
-}
-
-void Query::run() {
-  while (step()) {
-  }
-}
-
-int Query::column_count() const {
-  return sqlite3_column_count(statement_.stmt);
-}
-
-bool Query::is_null(int col) const {
-  return sqlite3_column_type(statement_.stmt, col) == SQLITE_NULL;
-}
-
-std::int64_t Query::int64(int col) const {
-  return sqlite3_column_int64(statement_.stmt, col);
-}
-
-double Query::real(int col) const {
-  return sqlite3_column_double(statement_.stmt, col);
-}
-
-std::string Query::text(int col) const {
-  const auto* p = sqlite3_column_text(statement_.stmt, col);
-  const int n = sqlite3_column_bytes(statement_.stmt, col);
-  return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(n))
-           : std::string();
-}
-
-std::optional<std::string> Query::opt_text(int col) const {
-  if (is_null(col)) return std::nullopt;
-  return text(col);
-}
-
-std::optional<double> Query::opt_real(int col) const {
-  if (is_null(col)) return std::nullopt;
-  return real(col);
-}
-
-std::optional<std::int64_t> Query::opt_int64(int col) const {
-  if (is_null(col)) return std::nullopt;
-  return int64(col);
-}
-
-SqlValue Query::value(int col) const {
-  switch (sqlite3_column_type(statement_.stmt, col)) {
-    case SQLITE_INTEGER:
-      return int64(col);
-    case SQLITE_FLOAT:
-      return real(col);
-    case SQLITE_NULL:
-      return std::monostate{};
-    default:
-      return text(col);
-  }
-}
 
 namespace {
 
@@ -197,13 +137,13 @@ Connection::Connection(const std::string& path) {
   sqlite3_busy_timeout(db_, kBusyTimeoutMs);
   try {
     switch_to_wal(db_);
-    exec("PRAGMA synchronous = FULL");
-    exec("PRAGMA foreign_keys = ON");
+    execute_script("PRAGMA synchronous = FULL");
+    execute_script("PRAGMA foreign_keys = ON");
     // 16 MiB of pages per connection (the default is 2 MiB): a list page touches its index,
     // its rows and, with a search, the trigram index; with too small a cache each of those
     // pages is read again from the OS with a syscall on every request. Pages are allocated as
     // they are used, so an idle server stays small.
-    exec("PRAGMA cache_size = -16384");
+    execute_script("PRAGMA cache_size = -16384");
   } catch (...) {
     sqlite3_close(db_);
     db_ = nullptr;
@@ -217,7 +157,7 @@ Connection::~Connection() {
   sqlite3_close(db_);
 }
 
-void Connection::exec(const std::string& sql) {
+void Connection::execute_script(const std::string& sql) {
   char* message = nullptr;
   const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message);
   if (rc != SQLITE_OK) {
@@ -228,21 +168,60 @@ void Connection::exec(const std::string& sql) {
   }
 }
 
-Query Connection::query(const std::string& sql) {
-  auto& statements = cache_[sql];
-  for (auto& s : statements) {
-    if (!s->in_use) return Query(*s);
+Connection::Statement& Connection::prepare(std::string_view sql, const sql::Params& params) {
+  auto found = cache_.find(sql);
+  if (found == cache_.end()) found = cache_.try_emplace(std::string(sql)).first;
+  Statement* statement = nullptr;
+  for (auto& s : found->second) {
+    if (!s->in_use) {
+      statement = s.get();
+      break;
+    }
   }
-  auto fresh = std::make_unique<CachedStatement>();
-  const int rc = sqlite3_prepare_v3(db_, sql.c_str(), static_cast<int>(sql.size() + 1),
-                                    SQLITE_PREPARE_PERSISTENT, &fresh->stmt, nullptr);
-  if (rc != SQLITE_OK) fail(db_, rc, "preparing \"" + sql.substr(0, 80) + "\"");
-  statements.push_back(std::move(fresh));
-  return Query(*statements.back());
+  if (statement == nullptr) {
+    auto fresh = std::make_unique<Statement>();
+    const int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()),
+                                      SQLITE_PREPARE_PERSISTENT, &fresh->stmt, nullptr);
+    if (rc != SQLITE_OK) fail(db_, rc, "preparing \"" + std::string(sql.substr(0, 80)) + "\"");
+    found->second.push_back(std::move(fresh));
+    statement = found->second.back().get();
+  }
+  statement->in_use = true;
+  try {
+    int index = 1;
+    for (const sql::Value& v : params.values()) statement->bind(index++, v);
+  } catch (...) {
+    statement->release();
+    throw;
+  }
+  return *statement;
 }
 
-int Connection::changes() const {
-  return sqlite3_changes(db_);
+sql::Rows Connection::query(std::string_view sql, const sql::Params& params) {
+  return sql::Rows(prepare(sql, params));
+}
+
+std::int64_t Connection::execute(std::string_view sql, const sql::Params& params) {
+  sql::Rows rows(prepare(sql, params));
+  while (rows.next()) {
+  }
+  return sqlite3_changes64(db_);
+}
+
+std::optional<std::int64_t> Connection::execute_unless_duplicate(std::string_view sql,
+                                                                 const sql::Params& params) {
+  // A constraint failure undoes the statement alone (ON CONFLICT ABORT, SQLite's default); the
+  // transaction around it stays usable.
+  try {
+    return execute(sql, params);
+  } catch (const SqliteError& e) {
+    if (!e.is_unique_violation()) throw;
+    return std::nullopt;
+  }
+}
+
+const sql::Dialect& Connection::dialect() const {
+  return sqlite_dialect();
 }
 
 bool Connection::in_transaction() const {
@@ -250,20 +229,20 @@ bool Connection::in_transaction() const {
 }
 
 Transaction::Transaction(Connection& conn, Kind kind) : conn_(conn) {
-  conn_.exec(kind == Kind::kWrite ? "BEGIN IMMEDIATE" : "BEGIN");
+  conn_.execute_script(kind == Kind::kWrite ? "BEGIN IMMEDIATE" : "BEGIN");
 }
 
 Transaction::~Transaction() {
   if (!open_ || !conn_.in_transaction()) return;
   try {
-    conn_.exec("ROLLBACK");
+    conn_.execute_script("ROLLBACK");
   } catch (const SqliteError&) {
     // A failed rollback leaves nothing to undo that SQLite has not already undone.
   }
 }
 
 void Transaction::commit() {
-  conn_.exec("COMMIT");
+  conn_.execute_script("COMMIT");
   open_ = false;
 }
 

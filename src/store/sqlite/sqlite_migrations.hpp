@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "store/migration.hpp"
+#include "store/schema/migration.hpp"
 
 namespace leadline::store::sqlite {
 

@@ -1,9 +1,9 @@
-// SqliteStore::ping: a fresh read-only connection that must find the file and read its schema,
+// SqliteEngine::ping: a fresh read-only connection that must find the file and read its schema,
 // so a file that was removed or replaced by something unreadable shows, which the pooled
 // connections (holding the old file open) would not.
 #include <sqlite3.h>
 
-#include "store/sqlite/sqlite_store.hpp"
+#include "store/sqlite/sqlite_engine.hpp"
 
 namespace leadline::store::sqlite {
 
@@ -13,7 +13,7 @@ constexpr int kPingBusyTimeoutMs = 1000;
 
 }  // namespace
 
-bool SqliteStore::ping() {
+bool SqliteEngine::ping() {
   sqlite3* db = nullptr;
   // No SQLITE_OPEN_CREATE: a missing file must fail, not be recreated empty.
   if (sqlite3_open_v2(readers_.path().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {

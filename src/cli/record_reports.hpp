@@ -1,0 +1,25 @@
+// The JSON shapes the operator command prints for workspaces, people, departments, API keys
+// and usage reports (decisions.md, "Operator interface").
+#pragma once
+
+#include <boost/json/object.hpp>
+#include <string>
+
+#include "domain/records.hpp"
+#include "store/database.hpp"
+
+namespace leadline::cli {
+
+boost::json::object workspace_json(const domain::Workspace& ws);
+boost::json::object person_json(const domain::Person& person);
+boost::json::object department_json(const domain::Department& department);
+
+// Without the plaintext key and without prefix/revoked_at: the fields `keys create` and
+// `keys list` share.
+boost::json::object api_key_json(const domain::ApiKeyRecord& key);
+// `keys list` item: api_key_json plus prefix and revoked_at (null while active).
+boost::json::object api_key_listing_json(const domain::ApiKeyRecord& key);
+
+boost::json::object usage_json(const domain::UsageReport& usage);
+
+}  // namespace leadline::cli

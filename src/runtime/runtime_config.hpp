@@ -1,0 +1,32 @@
+// What the running server is configured with, however `serve` came by the values (flags,
+// environment, config file).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "auth/ip_rule.hpp"
+#include "auth/rate_limiter.hpp"
+#include "auth/redis_url.hpp"
+#include "http/server_config.hpp"
+#include "observability/logger.hpp"
+
+namespace leadline::runtime {
+
+struct ListenAddress {
+  std::string host;  // without brackets
+  unsigned short port = 0;
+};
+
+struct RuntimeConfig {
+  http::ServerConfig server;  // the API listener; size limits keep the HTTP defaults
+  auth::RateLimitPolicy rate_limit;
+  std::vector<auth::IpRange> trusted_proxies;
+  std::optional<auth::RedisEndpoint> redis;  // set: the rate limit is shared through Redis
+  observability::LogFormat log_format = observability::LogFormat::kText;
+  observability::Level log_level = observability::Level::kInfo;
+  std::optional<ListenAddress> admin_listen;  // set: /healthz, /readyz, /metrics served there
+};
+
+}  // namespace leadline::runtime

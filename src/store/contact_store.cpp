@@ -1,0 +1,249 @@
+// Contacts: e-mail uniqueness through the folded unique index, computed conversation figures,
+// lock-compare-write PATCH that also moves last_activity, keyset-paged lists.
+#include "store/contact_store.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "domain/unicode_text.hpp"
+#include "store/records/contact_folded_columns.hpp"
+#include "store/records/json_string_array.hpp"
+#include "store/records/list_sort_keys.hpp"
+#include "store/records/new_records.hpp"
+#include "store/records/record_patches.hpp"
+#include "store/sql/list_page.hpp"
+
+namespace leadline::store {
+
+namespace {
+
+// Read with read_contact.
+constexpr std::string_view kContactColumns =
+    "c.id, c.first_name, c.last_name, c.email, c.phone, c.company_name, c.tags, "
+    "c.profile_notes, c.last_activity, c.created_at, c.updated_at, "
+    "(SELECT COUNT(*) FROM conversations cv "
+    "WHERE cv.workspace_id = c.workspace_id AND cv.contact_id = c.id), "
+    "(SELECT MAX(cv.created_at) FROM conversations cv "
+    "WHERE cv.workspace_id = c.workspace_id AND cv.contact_id = c.id)";
+
+// A winner that is deleted between a failed insert and the look-up leaves the address free
+// again; a few rounds settle any realistic race.
+constexpr int kInsertAttempts = 3;
+
+domain::Contact read_contact(const sql::Rows& row) {
+  domain::Contact c;
+  c.id.value = row.text(0);
+  c.first_name = row.text(1);
+  c.last_name = row.opt_text(2);
+  c.email = row.opt_text(3);
+  c.phone = row.opt_text(4);
+  c.company_name = row.opt_text(5);
+  c.tags = decode_string_array(row.text_view(6));
+  c.profile_notes = row.text(7);
+  c.last_activity = {row.int64(8)};
+  c.created_at = {row.int64(9)};
+  c.updated_at = {row.int64(10)};
+  c.conversation_count = row.int64(11);
+  if (!row.is_null(12)) c.last_conversation_at = domain::Timestamp{row.int64(12)};
+  return c;
+}
+
+std::optional<domain::Contact> select_contact(sql::Connection& conn, const domain::WorkspaceId& ws,
+                                              const domain::ContactId& id,
+                                              std::string_view suffix = {}) {
+  std::string sql = "SELECT ";
+  sql.append(kContactColumns).append(" FROM contacts c WHERE c.workspace_id = ? AND c.id = ?");
+  sql.append(suffix);
+  auto rows = conn.query(sql, sql::Params().id(ws).id(id));
+  if (!rows.next()) return std::nullopt;
+  return read_contact(rows);
+}
+
+std::optional<domain::ContactId> other_contact_with_email(sql::Connection& conn,
+                                                          const domain::WorkspaceId& ws,
+                                                          const std::string& email,
+                                                          const domain::ContactId& self) {
+  auto rows =
+      conn.query("SELECT id FROM contacts WHERE workspace_id = ? AND email_folded = ? AND id <> ?",
+                 sql::Params().id(ws).text(domain::case_fold(email)).id(self));
+  if (!rows.next()) return std::nullopt;
+  return domain::ContactId{rows.text(0)};
+}
+
+// False when another contact of the workspace holds the folded e-mail.
+bool try_insert(sql::Connection& conn, const domain::WorkspaceId& ws, const domain::Contact& c,
+                const std::optional<std::string>& metadata_json) {
+  const ContactFoldedColumns folded = contact_folded_columns(c);
+  return conn
+      .query(
+          "INSERT INTO contacts (id, workspace_id, first_name, last_name, email, phone, "
+          "company_name, tags, profile_notes, metadata, last_activity, created_at, "
+          "updated_at, first_name_folded, last_name_folded, email_folded, search_folded, "
+          "visitor_search_folded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+          "?, ?) ON CONFLICT (workspace_id, email_folded) WHERE email_folded IS NOT NULL "
+          "DO NOTHING RETURNING id",
+          sql::Params()
+              .id(c.id)
+              .id(ws)
+              .text(c.first_name)
+              .opt_text(c.last_name)
+              .opt_text(c.email)
+              .opt_text(c.phone)
+              .opt_text(c.company_name)
+              .text(encode_string_array(c.tags))
+              .text(c.profile_notes)
+              .opt_text(metadata_json)
+              .int64(c.last_activity.unix_ms)
+              .int64(c.created_at.unix_ms)
+              .int64(c.updated_at.unix_ms)
+              .text(folded.first_name)
+              .opt_text(folded.last_name)
+              .opt_text(folded.email)
+              .text(folded.search)
+              .text(folded.visitor_search))
+      .next();
+}
+
+// False (and nothing written) when another contact took the e-mail meanwhile.
+bool write_contact(sql::Connection& conn, const domain::WorkspaceId& ws, const domain::Contact& c) {
+  const ContactFoldedColumns folded = contact_folded_columns(c);
+  return conn
+      .execute_unless_duplicate(
+          "UPDATE contacts SET first_name = ?, last_name = ?, email = ?, phone = ?, "
+          "company_name = ?, tags = ?, profile_notes = ?, last_activity = ?, updated_at = ?, "
+          "first_name_folded = ?, last_name_folded = ?, email_folded = ?, search_folded = ?, "
+          "visitor_search_folded = ? WHERE workspace_id = ? AND id = ?",
+          sql::Params()
+              .text(c.first_name)
+              .opt_text(c.last_name)
+              .opt_text(c.email)
+              .opt_text(c.phone)
+              .opt_text(c.company_name)
+              .text(encode_string_array(c.tags))
+              .text(c.profile_notes)
+              .int64(c.last_activity.unix_ms)
+              .int64(c.updated_at.unix_ms)
+              .text(folded.first_name)
+              .opt_text(folded.last_name)
+              .opt_text(folded.email)
+              .text(folded.search)
+              .text(folded.visitor_search)
+              .id(ws)
+              .id(c.id))
+      .has_value();
+}
+
+sql::ListSql contact_list_sql(const sql::Dialect& dialect, const domain::WorkspaceId& ws,
+                              const ContactListQuery& query) {
+  sql::ListSql sql;
+  sql.columns = kContactColumns;
+  sql.from = "contacts c";
+  sql.where = "c.workspace_id = ?";
+  sql.params.emplace_back(ws.value);
+  if (query.tag) dialect.add_tag_filter(sql, "c.tags", *query.tag);
+  if (!query.search_folded.empty()) {
+    dialect.add_search(sql, {"c", "search_folded", "contacts_search", "contacts c"},
+                       query.search_folded);
+  }
+  if (query.search_folded.empty() && !query.tag) {
+    sql::count_from_record_counts(sql, "contact", ws.value, std::nullopt);
+  }
+  sql.keys = contact_sort_keys(query.sort.field);
+  sql.id_expr = "c.id";
+  sql.direction = query.sort.direction;
+  return sql;
+}
+
+}  // namespace
+
+CreateResult<domain::Contact> insert_contact(sql::Connection& conn, const domain::WorkspaceId& ws,
+                                             const domain::NewContact& contact,
+                                             domain::Timestamp now) {
+  const domain::Contact out = new_contact_record(contact, now);
+  for (int attempt = 0; attempt < kInsertAttempts; ++attempt) {
+    if (try_insert(conn, ws, out, contact.metadata_json)) return out;
+    if (!out.email) break;
+    // Each statement sees what committed before it (SQLite: one writer; PostgreSQL: READ
+    // COMMITTED), so this finds the winner, or this transaction's own earlier insert.
+    if (auto existing = find_contact_by_email(conn, ws, *out.email)) {
+      return EmailConflict{*existing};
+    }
+  }
+  throw std::runtime_error("contact e-mail conflict without a conflicting contact");
+}
+
+std::optional<domain::ContactId> find_contact_by_email(sql::Connection& conn,
+                                                       const domain::WorkspaceId& ws,
+                                                       const std::string& email) {
+  auto rows = conn.query("SELECT id FROM contacts WHERE workspace_id = ? AND email_folded = ?",
+                         sql::Params().id(ws).text(domain::case_fold(email)));
+  if (!rows.next()) return std::nullopt;
+  return domain::ContactId{rows.text(0)};
+}
+
+void raise_contact_activity(sql::Connection& conn, const domain::WorkspaceId& ws,
+                            const domain::ContactId& id, domain::Timestamp at) {
+  conn.execute(
+      "UPDATE contacts SET last_activity = ? WHERE workspace_id = ? AND id = ? AND "
+      "last_activity < ?",
+      sql::Params().int64(at.unix_ms).id(ws).id(id).int64(at.unix_ms));
+}
+
+CreateResult<domain::Contact> ContactStore::create(const domain::WorkspaceId& ws,
+                                                   const domain::NewContact& contact) {
+  static const Operation op("create_contact");
+  return runner_.write(
+      op, [&](sql::Connection& c) { return insert_contact(c, ws, contact, runner_.now()); });
+}
+
+std::optional<domain::Contact> ContactStore::get(const domain::WorkspaceId& ws,
+                                                 const domain::ContactId& id) {
+  static const Operation op("get_contact");
+  return runner_.read(op, [&](sql::Connection& c) { return select_contact(c, ws, id); });
+}
+
+UpdateResult<domain::Contact> ContactStore::update(const domain::WorkspaceId& ws,
+                                                   const domain::ContactId& id,
+                                                   const domain::ContactPatch& patch) {
+  static const Operation op("update_contact");
+  return runner_.write(op, [&](sql::Connection& c) -> UpdateResult<domain::Contact> {
+    const auto current = select_contact(c, ws, id, c.dialect().lock_rows("c"));
+    if (!current) return NotFound{};
+    domain::Contact next = apply_patch(*current, patch);
+    if (same_patchable_fields(*current, next)) return *current;
+    if (next.email) {
+      if (auto other = other_contact_with_email(c, ws, *next.email, id)) {
+        return EmailConflict{*other};
+      }
+    }
+    next.updated_at = advance_updated_at(current->updated_at, runner_.now());
+    next.last_activity = std::max(current->last_activity, next.updated_at);
+    // A concurrent create may take the address after the check; the unique index decides.
+    if (!write_contact(c, ws, next)) {
+      if (auto other = other_contact_with_email(c, ws, *next.email, id)) {
+        return EmailConflict{*other};
+      }
+      throw std::runtime_error("contact e-mail conflict without a conflicting contact");
+    }
+    return next;
+  });
+}
+
+bool ContactStore::remove(const domain::WorkspaceId& ws, const domain::ContactId& id) {
+  static const Operation op("delete_contact");
+  return runner_.write(op, [&](sql::Connection& c) {
+    return c.execute("DELETE FROM contacts WHERE workspace_id = ? AND id = ?",
+                     sql::Params().id(ws).id(id)) > 0;
+  });
+}
+
+Page<domain::Contact> ContactStore::list(const domain::WorkspaceId& ws,
+                                         const ContactListQuery& query) {
+  static const Operation op("list_contacts");
+  return runner_.snapshot(op, [&](sql::Connection& c) {
+    return sql::run_list<domain::Contact>(c, contact_list_sql(c.dialect(), ws, query), query.page,
+                                          read_contact);
+  });
+}
+
+}  // namespace leadline::store

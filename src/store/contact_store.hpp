@@ -1,0 +1,44 @@
+// Contacts: e-mail unique per workspace (case-insensitive), computed conversation figures,
+// PATCH and keyset-paged lists.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "domain/records.hpp"
+#include "store/list_query.hpp"
+#include "store/operation_runner.hpp"
+#include "store/outcomes.hpp"
+
+namespace leadline::store {
+
+class ContactStore {
+ public:
+  explicit ContactStore(OperationRunner& runner) : runner_(runner) {}
+
+  // EmailConflict names the contact that holds the address; of N simultaneous creates with one
+  // address, the database's unique index lets exactly one win.
+  CreateResult<domain::Contact> create(const domain::WorkspaceId& ws,
+                                       const domain::NewContact& contact);
+  std::optional<domain::Contact> get(const domain::WorkspaceId& ws, const domain::ContactId& id);
+  UpdateResult<domain::Contact> update(const domain::WorkspaceId& ws, const domain::ContactId& id,
+                                       const domain::ContactPatch& patch);
+  bool remove(const domain::WorkspaceId& ws, const domain::ContactId& id);
+  Page<domain::Contact> list(const domain::WorkspaceId& ws, const ContactListQuery& query);
+
+ private:
+  OperationRunner& runner_;
+};
+
+// Statements an import runs inside its own transaction.
+CreateResult<domain::Contact> insert_contact(sql::Connection& conn, const domain::WorkspaceId& ws,
+                                             const domain::NewContact& contact,
+                                             domain::Timestamp now);
+std::optional<domain::ContactId> find_contact_by_email(sql::Connection& conn,
+                                                       const domain::WorkspaceId& ws,
+                                                       const std::string& email);
+// Moves last_activity forward to `at` (never back).
+void raise_contact_activity(sql::Connection& conn, const domain::WorkspaceId& ws,
+                            const domain::ContactId& id, domain::Timestamp at);
+
+}  // namespace leadline::store

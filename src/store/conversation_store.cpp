@@ -1,0 +1,182 @@
+// Conversations: visitor fields come from the linked contact, agent fields from the agent,
+// last_message and message_count from the messages, all in one statement per page.
+#include "store/conversation_store.hpp"
+
+#include "store/records/json_string_array.hpp"
+#include "store/records/list_sort_keys.hpp"
+#include "store/records/record_patches.hpp"
+#include "store/sql/list_page.hpp"
+#include "store/workspace_store.hpp"
+
+namespace leadline::store {
+
+namespace {
+
+// Read with read_conversation.
+constexpr std::string_view kConversationColumns =
+    "cv.id, cv.source, cv.status, cv.tags, cv.created_at, cv.updated_at, cv.agent_id, "
+    "cv.department_id, ct.first_name, ct.last_name, ct.email, ct.phone, ct.company_name, "
+    "a.first_name, a.last_name, a.email, "
+    "(SELECT m.content FROM messages m WHERE m.workspace_id = cv.workspace_id "
+    "AND m.conversation_id = cv.id ORDER BY m.created_at DESC, m.id DESC LIMIT 1), "
+    "(SELECT COUNT(*) FROM messages m WHERE m.workspace_id = cv.workspace_id "
+    "AND m.conversation_id = cv.id)";
+constexpr std::string_view kConversationFrom =
+    "conversations cv "
+    "LEFT JOIN contacts ct ON ct.workspace_id = cv.workspace_id AND ct.id = cv.contact_id "
+    "LEFT JOIN agents a ON a.workspace_id = cv.workspace_id AND a.id = cv.agent_id";
+
+domain::ConversationStatus stored_status(const std::string& text) {
+  const auto status = domain::parse_conversation_status(text);
+  if (!status) throw std::runtime_error("stored conversation has unknown status " + text);
+  return *status;
+}
+
+domain::Conversation read_conversation(const sql::Rows& row) {
+  domain::Conversation c;
+  c.id.value = row.text(0);
+  c.source = row.text(1);
+  c.status = stored_status(row.text(2));
+  c.tags = decode_string_array(row.text_view(3));
+  c.created_at = {row.int64(4)};
+  c.updated_at = {row.int64(5)};
+  if (!row.is_null(6)) c.agent_id = domain::AgentId{row.text(6)};
+  if (!row.is_null(7)) c.department_id = domain::DepartmentId{row.text(7)};
+  c.visitor_name = row.opt_text(8);
+  c.visitor_last_name = row.opt_text(9);
+  c.visitor_email = row.opt_text(10);
+  c.visitor_phone = row.opt_text(11);
+  c.visitor_company = row.opt_text(12);
+  c.agent_name = row.opt_text(13);
+  c.agent_last_name = row.opt_text(14);
+  c.agent_email = row.opt_text(15);
+  c.last_message = row.opt_text(16);
+  c.message_count = row.int64(17);
+  return c;
+}
+
+domain::Message read_message(const sql::Rows& row) {
+  domain::Message m;
+  m.id.value = row.text(0);
+  m.sender_type = row.text(1);
+  m.content = row.text(2);
+  m.attachments_json = row.opt_text(3);
+  m.status = row.text(4);
+  m.created_at = {row.int64(5)};
+  m.sender_name = row.opt_text(6);
+  return m;
+}
+
+// The fields a PATCH may change, locked for the rest of the write where writers run at once.
+std::optional<ConversationFields> select_patchable(sql::Connection& conn,
+                                                   const domain::WorkspaceId& ws,
+                                                   const domain::ConversationId& id) {
+  auto row = conn.query(
+      "SELECT status, tags, agent_id, department_id, updated_at FROM conversations "
+      "WHERE workspace_id = ? AND id = ?" +
+          conn.dialect().lock_rows(""),
+      sql::Params().id(ws).id(id));
+  if (!row.next()) return std::nullopt;
+  ConversationFields f{stored_status(row.text(0)), decode_string_array(row.text_view(1)),
+                       std::nullopt, std::nullopt, domain::Timestamp{row.int64(4)}};
+  if (!row.is_null(2)) f.agent_id = domain::AgentId{row.text(2)};
+  if (!row.is_null(3)) f.department_id = domain::DepartmentId{row.text(3)};
+  return f;
+}
+
+sql::ListSql conversation_list_sql(const sql::Dialect& dialect, const domain::WorkspaceId& ws,
+                                   const ConversationListQuery& query) {
+  sql::ListSql sql;
+  sql.columns = kConversationColumns;
+  sql.from = kConversationFrom;
+  sql.where = "cv.workspace_id = ?";
+  sql.params.emplace_back(ws.value);
+  if (query.status) sql.filter("cv.status = ?", std::string(to_string(*query.status)));
+  if (query.tag) dialect.add_tag_filter(sql, "cv.tags", *query.tag);
+  if (!query.search_folded.empty()) {
+    // Matches the linked contact's first, last, e-mail and company (not phone). Unlinked
+    // conversations never match a search.
+    dialect.add_search(sql, {"ct", "visitor_search_folded", "contacts_visitor_search", {}},
+                       query.search_folded);
+  }
+  if (query.search_folded.empty() && !query.tag) {
+    sql::count_from_record_counts(
+        sql, "conversation", ws.value,
+        query.status ? std::optional<std::string>(to_string(*query.status)) : std::nullopt);
+  }
+  sql.keys = conversation_sort_keys(query.sort.field);
+  sql.id_expr = "cv.id";
+  sql.direction = query.sort.direction;
+  return sql;
+}
+
+}  // namespace
+
+std::optional<domain::ConversationWithMessages> ConversationStore::get(
+    const domain::WorkspaceId& ws, const domain::ConversationId& id) {
+  static const Operation op("get_conversation");
+  static const std::string sql = "SELECT " + std::string(kConversationColumns) + " FROM " +
+                                 std::string(kConversationFrom) +
+                                 " WHERE cv.workspace_id = ? AND cv.id = ?";
+  return runner_.snapshot(
+      op, [&](sql::Connection& c) -> std::optional<domain::ConversationWithMessages> {
+        domain::ConversationWithMessages out;
+        {
+          auto row = c.query(sql, sql::Params().id(ws).id(id));
+          if (!row.next()) return std::nullopt;
+          out.conversation = read_conversation(row);
+        }
+        auto rows = c.query(
+            "SELECT id, sender_type, content, attachments, status, created_at, sender_name "
+            "FROM messages WHERE workspace_id = ? AND conversation_id = ? "
+            "ORDER BY created_at, id",
+            sql::Params().id(ws).id(id));
+        while (rows.next()) out.messages.push_back(read_message(rows));
+        return out;
+      });
+}
+
+UpdateResult<domain::ConversationPatchResult> ConversationStore::update(
+    const domain::WorkspaceId& ws, const domain::ConversationId& id,
+    const domain::ConversationPatch& patch) {
+  static const Operation op("update_conversation");
+  return runner_.write(
+      op, [&](sql::Connection& c) -> UpdateResult<domain::ConversationPatchResult> {
+        const auto current = select_patchable(c, ws, id);
+        if (!current) return NotFound{};
+        if (patch.agent_id.value && !agent_in_workspace(c, ws, *patch.agent_id.value)) {
+          return InvalidReference{"agent_id"};
+        }
+        if (patch.department_id.value &&
+            !department_in_workspace(c, ws, *patch.department_id.value)) {
+          return InvalidReference{"department_id"};
+        }
+        ConversationFields next = apply_patch(*current, patch);
+        if (!(next == *current)) {
+          next.updated_at = advance_updated_at(current->updated_at, runner_.now());
+          c.execute(
+              "UPDATE conversations SET status = ?, tags = ?, agent_id = ?, department_id = ?, "
+              "updated_at = ? WHERE workspace_id = ? AND id = ?",
+              sql::Params()
+                  .text(domain::to_string(next.status))
+                  .text(encode_string_array(next.tags))
+                  .opt_id(next.agent_id)
+                  .opt_id(next.department_id)
+                  .int64(next.updated_at.unix_ms)
+                  .id(ws)
+                  .id(id));
+        }
+        return domain::ConversationPatchResult{id, next.status, next.tags, next.updated_at};
+      });
+}
+
+Page<domain::Conversation> ConversationStore::list(const domain::WorkspaceId& ws,
+                                                   const ConversationListQuery& query) {
+  static const Operation op("list_conversations");
+  return runner_.snapshot(op, [&](sql::Connection& c) {
+    return sql::run_list<domain::Conversation>(c, conversation_list_sql(c.dialect(), ws, query),
+                                               query.page, read_conversation);
+  });
+}
+
+}  // namespace leadline::store

@@ -1,0 +1,31 @@
+// Conversations with their messages: read, PATCH (status, tags, agent, department) and
+// keyset-paged lists. They are created only by imports (import_store.hpp).
+#pragma once
+
+#include <optional>
+
+#include "domain/records.hpp"
+#include "store/list_query.hpp"
+#include "store/operation_runner.hpp"
+#include "store/outcomes.hpp"
+
+namespace leadline::store {
+
+class ConversationStore {
+ public:
+  explicit ConversationStore(OperationRunner& runner) : runner_(runner) {}
+
+  // With every message, oldest first.
+  std::optional<domain::ConversationWithMessages> get(const domain::WorkspaceId& ws,
+                                                      const domain::ConversationId& id);
+  UpdateResult<domain::ConversationPatchResult> update(const domain::WorkspaceId& ws,
+                                                       const domain::ConversationId& id,
+                                                       const domain::ConversationPatch& patch);
+  Page<domain::Conversation> list(const domain::WorkspaceId& ws,
+                                  const ConversationListQuery& query);
+
+ private:
+  OperationRunner& runner_;
+};
+
+}  // namespace leadline::store

@@ -1,0 +1,190 @@
+// Leads: insert with folded helper columns, read with the rep joined, lock-compare-write
+// PATCH, and keyset-paged lists.
+#include "store/lead_store.hpp"
+
+#include "domain/unicode_text.hpp"
+#include "store/records/folded_text.hpp"
+#include "store/records/json_string_array.hpp"
+#include "store/records/list_sort_keys.hpp"
+#include "store/records/new_records.hpp"
+#include "store/records/record_patches.hpp"
+#include "store/sql/list_page.hpp"
+#include "store/workspace_store.hpp"
+
+namespace leadline::store {
+
+namespace {
+
+// Read with read_lead; needs kLeadFrom for the rep columns.
+constexpr std::string_view kLeadColumns =
+    "l.id, l.visitor_name, l.visitor_email, l.visitor_phone, l.visitor_company, "
+    "l.pipeline_stage, l.need_summary, l.tags, l.source, l.expected_billing_amount, "
+    "l.lead_score, l.assigned_rep_id, r.first_name, r.last_name, r.email, l.created_at, "
+    "l.updated_at";
+constexpr std::string_view kLeadFrom =
+    "leads l LEFT JOIN reps r ON r.workspace_id = l.workspace_id AND r.id = l.assigned_rep_id";
+
+domain::PipelineStage stored_stage(const std::string& text) {
+  const auto stage = domain::parse_pipeline_stage(text);
+  if (!stage) throw std::runtime_error("stored lead has unknown pipeline_stage " + text);
+  return *stage;
+}
+
+domain::Lead read_lead(const sql::Rows& row) {
+  domain::Lead l;
+  l.id.value = row.text(0);
+  l.visitor_name = row.text(1);
+  l.visitor_email = row.opt_text(2);
+  l.visitor_phone = row.opt_text(3);
+  l.visitor_company = row.opt_text(4);
+  l.pipeline_stage = stored_stage(row.text(5));
+  l.need_summary = row.text(6);
+  l.tags = decode_string_array(row.text_view(7));
+  l.source = row.text(8);
+  l.expected_billing_amount = row.opt_real(9);
+  l.lead_score = row.opt_real(10);
+  if (!row.is_null(11)) {
+    l.assigned_rep_id = domain::RepId{row.text(11)};
+    if (!row.is_null(12)) l.rep = domain::RepSummary{row.text(12), row.text(13), row.text(14)};
+  }
+  l.created_at = {row.int64(15)};
+  l.updated_at = {row.int64(16)};
+  return l;
+}
+
+// `suffix` follows the WHERE clause (a row lock).
+std::optional<domain::Lead> select_lead(sql::Connection& conn, const domain::WorkspaceId& ws,
+                                        const domain::LeadId& id, std::string_view suffix = {}) {
+  std::string sql = "SELECT ";
+  sql.append(kLeadColumns).append(" FROM ").append(kLeadFrom);
+  sql.append(" WHERE l.workspace_id = ? AND l.id = ?").append(suffix);
+  auto rows = conn.query(sql, sql::Params().id(ws).id(id));
+  if (!rows.next()) return std::nullopt;
+  return read_lead(rows);
+}
+
+sql::ListSql lead_list_sql(const sql::Dialect& dialect, const domain::WorkspaceId& ws,
+                           const LeadListQuery& query) {
+  sql::ListSql sql;
+  sql.columns = kLeadColumns;
+  sql.from = kLeadFrom;
+  sql.where = "l.workspace_id = ?";
+  sql.params.emplace_back(ws.value);
+  if (query.stage) sql.filter("l.pipeline_stage = ?", std::string(to_string(*query.stage)));
+  if (!query.search_folded.empty()) {
+    // The rep join never changes how many leads match.
+    sql.count_from = "leads l";
+    dialect.add_search(sql, {"l", "search_folded", "leads_search", "leads l"}, query.search_folded);
+  } else {
+    sql::count_from_record_counts(
+        sql, "lead", ws.value,
+        query.stage ? std::optional<std::string>(to_string(*query.stage)) : std::nullopt);
+  }
+  sql.keys = lead_sort_keys(query.sort.field);
+  sql.id_expr = "l.id";
+  sql.direction = query.sort.direction;
+  return sql;
+}
+
+}  // namespace
+
+domain::Lead insert_lead(sql::Connection& conn, const domain::WorkspaceId& ws,
+                         const domain::NewLead& lead, domain::Timestamp now) {
+  const domain::Lead out = new_lead_record(lead, now);
+  conn.execute(
+      "INSERT INTO leads (id, workspace_id, visitor_name, visitor_email, visitor_phone, "
+      "visitor_company, pipeline_stage, need_summary, tags, source, expected_billing_amount, "
+      "lead_score, created_at, updated_at, visitor_name_folded, search_folded) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      sql::Params()
+          .id(out.id)
+          .id(ws)
+          .text(out.visitor_name)
+          .opt_text(out.visitor_email)
+          .opt_text(out.visitor_phone)
+          .opt_text(out.visitor_company)
+          .text(domain::to_string(out.pipeline_stage))
+          .text(out.need_summary)
+          .text(encode_string_array(out.tags))
+          .text(out.source)
+          .opt_real(out.expected_billing_amount)
+          .opt_real(out.lead_score)
+          .int64(out.created_at.unix_ms)
+          .int64(out.updated_at.unix_ms)
+          .text(domain::case_fold(out.visitor_name))
+          .text(lead_search_text(out.visitor_name, out.visitor_email, out.visitor_company)));
+  return out;
+}
+
+domain::Lead LeadStore::create(const domain::WorkspaceId& ws, const domain::NewLead& lead) {
+  static const Operation op("create_lead");
+  return runner_.write(op,
+                       [&](sql::Connection& c) { return insert_lead(c, ws, lead, runner_.now()); });
+}
+
+std::optional<domain::Lead> LeadStore::get(const domain::WorkspaceId& ws,
+                                           const domain::LeadId& id) {
+  static const Operation op("get_lead");
+  return runner_.read(op, [&](sql::Connection& c) { return select_lead(c, ws, id); });
+}
+
+UpdateResult<domain::Lead> LeadStore::update(const domain::WorkspaceId& ws,
+                                             const domain::LeadId& id,
+                                             const domain::LeadPatch& patch) {
+  static const Operation op("update_lead");
+  return runner_.write(op, [&](sql::Connection& c) -> UpdateResult<domain::Lead> {
+    const auto current = select_lead(c, ws, id, c.dialect().lock_rows("l"));
+    if (!current) return NotFound{};
+    if (patch.assigned_rep_id.value && !rep_in_workspace(c, ws, *patch.assigned_rep_id.value)) {
+      return InvalidReference{"assigned_rep_id"};
+    }
+    domain::Lead next = apply_patch(*current, patch);
+    if (same_patchable_fields(*current, next)) return *current;
+    next.updated_at = advance_updated_at(current->updated_at, runner_.now());
+    c.execute(
+        "UPDATE leads SET pipeline_stage = ?, assigned_rep_id = ?, visitor_name = ?, "
+        "visitor_email = ?, visitor_phone = ?, visitor_company = ?, need_summary = ?, tags = ?, "
+        "expected_billing_amount = ?, updated_at = ?, visitor_name_folded = ?, "
+        "search_folded = ? WHERE workspace_id = ? AND id = ?",
+        sql::Params()
+            .text(domain::to_string(next.pipeline_stage))
+            .opt_id(next.assigned_rep_id)
+            .text(next.visitor_name)
+            .opt_text(next.visitor_email)
+            .opt_text(next.visitor_phone)
+            .opt_text(next.visitor_company)
+            .text(next.need_summary)
+            .text(encode_string_array(next.tags))
+            .opt_real(next.expected_billing_amount)
+            .int64(next.updated_at.unix_ms)
+            .text(domain::case_fold(next.visitor_name))
+            .text(lead_search_text(next.visitor_name, next.visitor_email, next.visitor_company))
+            .id(ws)
+            .id(id));
+    // Read back so the rep summary matches the new assignment.
+    return *select_lead(c, ws, id);
+  });
+}
+
+bool LeadStore::remove(const domain::WorkspaceId& ws, const domain::LeadId& id) {
+  static const Operation op("delete_lead");
+  return runner_.write(op, [&](sql::Connection& c) {
+    return c.execute("DELETE FROM leads WHERE workspace_id = ? AND id = ?",
+                     sql::Params().id(ws).id(id)) > 0;
+  });
+}
+
+Page<domain::Lead> LeadStore::list(const domain::WorkspaceId& ws, const LeadListQuery& query) {
+  static const Operation op("list_leads");
+  return runner_.snapshot(op, [&](sql::Connection& c) {
+    return sql::run_list<domain::Lead>(c, lead_list_sql(c.dialect(), ws, query), query.page,
+                                       read_lead);
+  });
+}
+
+sql::ListStatements lead_list_statements(const sql::Dialect& dialect, const domain::WorkspaceId& ws,
+                                         const LeadListQuery& query) {
+  return sql::build_list_statements(lead_list_sql(dialect, ws, query), query.page, dialect);
+}
+
+}  // namespace leadline::store

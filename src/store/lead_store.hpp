@@ -1,0 +1,41 @@
+// Leads: create, read, PATCH, delete and keyset-paged lists, each scoped by workspace.
+#pragma once
+
+#include <optional>
+
+#include "domain/records.hpp"
+#include "store/list_query.hpp"
+#include "store/operation_runner.hpp"
+#include "store/outcomes.hpp"
+#include "store/sql/list_statements.hpp"
+
+namespace leadline::store {
+
+class LeadStore {
+ public:
+  explicit LeadStore(OperationRunner& runner) : runner_(runner) {}
+
+  // The created lead, without rep (the create response carries none).
+  domain::Lead create(const domain::WorkspaceId& ws, const domain::NewLead& lead);
+  // With the assigned rep's name and e-mail when there is one.
+  std::optional<domain::Lead> get(const domain::WorkspaceId& ws, const domain::LeadId& id);
+  // Concurrent PATCHes of one lead apply one after the other; a PATCH that changes nothing
+  // leaves updated_at alone.
+  UpdateResult<domain::Lead> update(const domain::WorkspaceId& ws, const domain::LeadId& id,
+                                    const domain::LeadPatch& patch);
+  bool remove(const domain::WorkspaceId& ws, const domain::LeadId& id);
+  Page<domain::Lead> list(const domain::WorkspaceId& ws, const LeadListQuery& query);
+
+ private:
+  OperationRunner& runner_;
+};
+
+// The insert an import runs inside its own transaction.
+domain::Lead insert_lead(sql::Connection& conn, const domain::WorkspaceId& ws,
+                         const domain::NewLead& lead, domain::Timestamp now);
+
+// The statements list() runs, for query plan checks.
+sql::ListStatements lead_list_statements(const sql::Dialect& dialect, const domain::WorkspaceId& ws,
+                                         const LeadListQuery& query);
+
+}  // namespace leadline::store

@@ -1,0 +1,92 @@
+// The one point every store operation passes through: it times the operation for the metrics,
+// hands it to the engine with the access it needs, and carries its result back. The stores
+// (lead_store.hpp, ...) say only what an operation does.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include "domain/clock.hpp"
+#include "store/engine.hpp"
+#include "store/operation.hpp"
+
+namespace leadline::store {
+
+class OperationRunner {
+ public:
+  // `metrics` may be null (commands that keep none).
+  OperationRunner(Engine& engine, const domain::Clock& clock, OperationMetrics* metrics)
+      : engine_(engine), clock_(clock), metrics_(metrics) {}
+
+  // The time a write stamps on what it changes.
+  domain::Timestamp now() const { return clock_.now(); }
+
+  // `f(sql::Connection&)`'s result, run as one statement, one snapshot or one durable write.
+  template <class F>
+  auto read(const Operation& op, F&& f) {
+    return run(op, Access::kRead, f, keep_always);
+  }
+  template <class F>
+  auto snapshot(const Operation& op, F&& f) {
+    return run(op, Access::kSnapshot, f, keep_always);
+  }
+  template <class F>
+  auto write(const Operation& op, F&& f) {
+    return run(op, Access::kWrite, f, keep_always);
+  }
+  // A write that undoes its changes when `keep(result)` is false (an import with a bad line).
+  template <class F, class Keep>
+  auto write_if(const Operation& op, F&& f, Keep keep) {
+    return run(op, Access::kWrite, f, keep);
+  }
+
+ private:
+  static constexpr auto keep_always = [](const auto&) { return true; };
+
+  // Observes on destruction, so an operation that throws is timed too.
+  class Timer {
+   public:
+    Timer(OperationMetrics* metrics, const Operation& op)
+        : metrics_(metrics), op_(op), start_(std::chrono::steady_clock::now()) {}
+    ~Timer() {
+      if (metrics_ == nullptr) return;
+      const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
+      metrics_->observe(op_, elapsed.count());
+    }
+    Timer(const Timer&) = delete;
+    Timer& operator=(const Timer&) = delete;
+
+   private:
+    OperationMetrics* metrics_;
+    const Operation& op_;
+    std::chrono::steady_clock::time_point start_;
+  };
+
+  template <class F, class Keep>
+  auto run(const Operation& op, Access access, F& f, Keep& keep) {
+    using Result = std::invoke_result_t<F&, sql::Connection&>;
+    const Timer timer(metrics_, op);
+    if constexpr (std::is_void_v<Result>) {
+      engine_.run(access, [&](sql::Connection& c) {
+        f(c);
+        return true;
+      });
+    } else {
+      // Re-emplaced when the engine runs the work again after an aborted transaction.
+      std::optional<Result> result;
+      engine_.run(access, [&](sql::Connection& c) {
+        result.emplace(f(c));
+        return static_cast<bool>(keep(*result));
+      });
+      return std::move(*result);
+    }
+  }
+
+  Engine& engine_;
+  const domain::Clock& clock_;
+  OperationMetrics* metrics_;
+};
+
+}  // namespace leadline::store

@@ -1,0 +1,75 @@
+// Substring search is LIKE on the folded columns, which pg_trgm GIN indexes serve; see
+// docs/design.md (Storage, PostgreSQL).
+#include "store/postgres/postgres_dialect.hpp"
+
+#include "store/records/json_string_array.hpp"
+#include "store/sql/connection.hpp"
+#include "store/sql/list_statements.hpp"
+
+namespace leadline::store::postgres {
+
+namespace {
+
+// Any fixed number shared by every leadline build; "leadline" in ASCII.
+constexpr std::string_view kMigrationLock = "SELECT pg_advisory_xact_lock(7308604896046739045)";
+
+class PostgresDialect final : public sql::Dialect {
+ public:
+  bool nulls_last_keyword() const override { return true; }
+
+  std::string lock_rows(std::string_view alias) const override {
+    if (alias.empty()) return " FOR UPDATE";
+    return " FOR UPDATE OF " + std::string(alias);
+  }
+
+  // Containment of a one-element array, which the GIN index on the tags serves.
+  void add_tag_filter(sql::ListSql& sql, std::string_view tags_column,
+                      const std::string& tag) const override {
+    sql.filter(std::string(tags_column) + " @> CAST(? AS jsonb)", encode_string_array({tag}));
+  }
+
+  void add_search(sql::ListSql& sql, const sql::SearchTarget& target,
+                  const std::string& needle) const override {
+    sql.filter(std::string(target.alias) + "." + std::string(target.column) + " LIKE ?",
+               contains_pattern(needle));
+  }
+
+  // Counted once at the end rather than per row (see record_counts_track in migration 0002):
+  // per-row counting walks one counter row's version chain on every insert.
+  void before_import(sql::Connection& conn, const domain::WorkspaceId&) const override {
+    conn.execute("SELECT set_config('leadline.deferred_counts', 'on', true)");
+  }
+  void after_import(sql::Connection& conn, const domain::WorkspaceId& ws) const override {
+    conn.execute("SELECT record_counts_recount(?)", sql::Params().id(ws));
+    conn.execute("SELECT set_config('leadline.deferred_counts', 'off', true)");
+  }
+
+  std::string_view migration_table() const override { return "schema_migrations"; }
+  std::string_view migration_table_definition() const override {
+    return "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
+           "name TEXT NOT NULL, applied_at BIGINT NOT NULL)";
+  }
+  // Taken before the version table is even created, so a second instance starting at the same
+  // time waits for the first one's commit and then finds every migration applied.
+  std::string_view migration_lock() const override { return kMigrationLock; }
+};
+
+}  // namespace
+
+const sql::Dialect& postgres_dialect() {
+  static const PostgresDialect dialect;
+  return dialect;
+}
+
+std::string contains_pattern(const std::string& needle) {
+  // Backslash is LIKE's default escape character.
+  std::string pattern = "%";
+  for (const char c : needle) {
+    if (c == '%' || c == '_' || c == '\\') pattern.push_back('\\');
+    pattern.push_back(c);
+  }
+  pattern.push_back('%');
+  return pattern;
+}
+
+}  // namespace leadline::store::postgres

@@ -1,0 +1,173 @@
+// A deliberately small JSON reader/writer: the store only ever holds arrays of strings.
+#include "store/records/json_string_array.hpp"
+
+#include <stdexcept>
+
+#include "domain/unicode_text.hpp"
+
+namespace leadline::store {
+
+namespace {
+
+constexpr char kHex[] = "0123456789abcdef";
+
+void append_escaped(std::string& out, std::string_view s) {
+  out.push_back('"');
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(c);
+    } else if (u < 0x20) {
+      out += "\\u00";
+      out.push_back(kHex[u >> 4]);
+      out.push_back(kHex[u & 0x0F]);
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('"');
+}
+
+class Reader {
+ public:
+  explicit Reader(std::string_view text) : s_(text) {}
+
+  std::vector<std::string> array() {
+    std::vector<std::string> out;
+    expect('[');
+    skip_space();
+    if (peek() == ']') {
+      ++i_;
+      return finish(std::move(out));
+    }
+    while (true) {
+      out.push_back(string());
+      skip_space();
+      const char c = next();
+      if (c == ']') return finish(std::move(out));
+      if (c != ',') bad();
+    }
+  }
+
+ private:
+  std::vector<std::string> finish(std::vector<std::string> out) {
+    skip_space();
+    if (i_ != s_.size()) bad();
+    return out;
+  }
+
+  std::string string() {
+    expect('"');
+    std::string out;
+    while (true) {
+      const char c = next();
+      if (c == '"') return out;
+      if (c != '\\') {
+        out.push_back(c);
+        continue;
+      }
+      const char e = next();
+      switch (e) {
+        case '"':
+        case '\\':
+        case '/':
+          out.push_back(e);
+          break;
+        case 'b':
+          out.push_back('\b');
+          break;
+        case 'f':
+          out.push_back('\f');
+          break;
+        case 'n':
+          out.push_back('\n');
+          break;
+        case 'r':
+          out.push_back('\r');
+          break;
+        case 't':
+          out.push_back('\t');
+          break;
+        case 'u':
+          domain::append_utf8(out, code_point());
+          break;
+        default:
+          bad();
+      }
+    }
+  }
+
+  // After "\u": one escape, or a surrogate pair written as two.
+  char32_t code_point() {
+    char32_t cp = hex4();
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      if (next() != '\\' || next() != 'u') bad();
+      const char32_t low = hex4();
+      if (low < 0xDC00 || low > 0xDFFF) bad();
+      cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+    } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+      bad();
+    }
+    return cp;
+  }
+
+  char32_t hex4() {
+    char32_t v = 0;
+    for (int k = 0; k < 4; ++k) {
+      const char c = next();
+      v <<= 4;
+      if (c >= '0' && c <= '9') {
+        v |= static_cast<char32_t>(c - '0');
+      } else if (c >= 'a' && c <= 'f') {
+        v |= static_cast<char32_t>(c - 'a' + 10);
+      } else if (c >= 'A' && c <= 'F') {
+        v |= static_cast<char32_t>(c - 'A' + 10);
+      } else {
+        bad();
+      }
+    }
+    return v;
+  }
+
+  void skip_space() {
+    while (i_ < s_.size() &&
+           (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) {
+      ++i_;
+    }
+  }
+  void expect(char c) {
+    skip_space();
+    if (next() != c) bad();
+  }
+  char peek() const { return i_ < s_.size() ? s_[i_] : '\0'; }
+  char next() {
+    if (i_ >= s_.size()) bad();
+    return s_[i_++];
+  }
+  [[noreturn]] void bad() const {
+    throw std::runtime_error("stored JSON is not an array of strings: " +
+                             std::string(s_.substr(0, 80)));
+  }
+
+  std::string_view s_;
+  std::size_t i_ = 0;
+};
+
+}  // namespace
+
+std::string encode_string_array(const std::vector<std::string>& values) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out.push_back(',');
+    append_escaped(out, values[i]);
+  }
+  out.push_back(']');
+  return out;
+}
+
+std::vector<std::string> decode_string_array(std::string_view json) {
+  return Reader(json).array();
+}
+
+}  // namespace leadline::store

@@ -1,0 +1,39 @@
+// One database connection as the shared query code uses it. SQL text is written once for both
+// engines, with "?" placeholders; what still differs between them is asked of dialect().
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "store/sql/params.hpp"
+#include "store/sql/rows.hpp"
+
+namespace leadline::store::sql {
+
+class Dialect;
+
+class Connection {
+ public:
+  virtual ~Connection() = default;
+
+  virtual const Dialect& dialect() const = 0;
+
+  // Runs `sql` with `params` bound in placeholder order and returns its rows. Statements are
+  // prepared once per connection and reused. Throws when the database fails.
+  virtual Rows query(std::string_view sql, const Params& params = {}) = 0;
+
+  // Runs a statement for its effect; returns the number of rows it changed.
+  virtual std::int64_t execute(std::string_view sql, const Params& params = {}) = 0;
+
+  // The same, except that breaking a unique index is an answer, not a failure: nothing changes,
+  // the transaction stays usable, and the result is empty.
+  virtual std::optional<std::int64_t> execute_unless_duplicate(std::string_view sql,
+                                                               const Params& params) = 0;
+
+  // Statements without parameters, several separated by ";" (migration scripts).
+  virtual void execute_script(const std::string& sql) = 0;
+};
+
+}  // namespace leadline::store::sql

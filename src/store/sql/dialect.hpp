@@ -1,0 +1,58 @@
+// What still differs between the engines once SQL text is shared: how a list orders NULLs,
+// filters by tag and searches text, whether reads lock rows for a write, and the statements
+// around an import and a migration. One implementation per engine (sqlite/, postgres/).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "domain/ids.hpp"
+
+namespace leadline::store::sql {
+
+class Connection;
+struct ListSql;
+
+// Where a list searches: the folded column `alias.column`, which SQLite also indexes in the
+// FTS5 trigram table `fts_table`. With `count_from` (the table of `alias`), total_count is
+// counted from the search index instead of over the page's joins.
+struct SearchTarget {
+  std::string_view alias;
+  std::string_view column;
+  std::string_view fts_table;
+  std::string_view count_from;
+};
+
+class Dialect {
+ public:
+  virtual ~Dialect() = default;
+
+  // PostgreSQL says NULLS LAST, which its per-direction indexes serve; SQLite has no NULLS LAST
+  // that an index serves, so ascending orders put an "(x IS NULL)" key in front.
+  virtual bool nulls_last_keyword() const = 0;
+
+  // Appended to the SELECT that reads the rows a write is about to change, so concurrent
+  // writers change them one after the other ("" where the engine admits one writer anyway).
+  virtual std::string lock_rows(std::string_view alias) const = 0;
+
+  // Keeps the list's rows whose JSON tag array `tags_column` holds `tag`.
+  virtual void add_tag_filter(ListSql& sql, std::string_view tags_column,
+                              const std::string& tag) const = 0;
+
+  // Keeps the list's rows whose searched column contains `needle` (already case-folded), with
+  // %, _ and \ taken literally.
+  virtual void add_search(ListSql& sql, const SearchTarget& target,
+                          const std::string& needle) const = 0;
+
+  // Run inside an import's transaction, before its first and after its last record.
+  virtual void before_import(Connection& conn, const domain::WorkspaceId& ws) const = 0;
+  virtual void after_import(Connection& conn, const domain::WorkspaceId& ws) const = 0;
+
+  // The table recording applied migrations, its definition, and a statement that makes
+  // concurrent migrators wait for each other ("" where the write transaction already does).
+  virtual std::string_view migration_table() const = 0;
+  virtual std::string_view migration_table_definition() const = 0;
+  virtual std::string_view migration_lock() const = 0;
+};
+
+}  // namespace leadline::store::sql

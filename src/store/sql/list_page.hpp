@@ -1,0 +1,55 @@
+// Runs one page of a filtered, keyset-ordered list and the count of every match, on either
+// engine. The caller holds a snapshot around it so both statements see the same rows.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "store/list_query.hpp"
+#include "store/sql/connection.hpp"
+#include "store/sql/list_statements.hpp"
+
+namespace leadline::store::sql {
+
+// The id and sort key values of the current row, exactly as the store compares them; the page
+// SELECT puts them after the row's own columns.
+KeysetPosition read_position(const Rows& rows, std::size_t key_count);
+
+// Up to this many search matches, reading them and sorting beats walking the sort order until
+// a page of them turns up (which takes about limit / share-of-matches steps). Measured on 100k
+// leads in SQLite with 8 connections: 22 matches read from the matches, 2,900 req/s; 1,000
+// matches read that way, 10 req/s, against 700 walking the sort index: each request's sorter
+// allocates and frees large buffers, and concurrent sorters stall each other.
+inline constexpr std::int64_t kMatchDrivenLimit = 500;
+
+template <class T, class ReadRow>
+Page<T> run_list(Connection& conn, const ListSql& sql, const PageRequest& page, ReadRow read_row) {
+  ListStatements st = build_list_statements(sql, page, conn.dialect());
+  const auto limit = static_cast<std::size_t>(std::max(page.limit, 1));
+  Page<T> out;
+  {
+    Rows count = conn.query(st.count_sql, params_of(st.count_params));
+    count.next();
+    out.total_count = count.int64(0);
+  }
+  if (!sql.match_driven_where.empty() && out.total_count <= kMatchDrivenLimit) {
+    ListSql driven = sql;
+    driven.where = sql.match_driven_where;
+    st = build_list_statements(driven, page, conn.dialect());
+  }
+  Rows rows = conn.query(st.page_sql, params_of(st.page_params));
+  while (rows.next()) {
+    // The one row beyond the page only says that there is more.
+    if (out.items.size() == limit) {
+      out.has_more = true;
+      break;
+    }
+    out.items.push_back(read_row(rows));
+    if (out.items.size() == limit) out.next_position = read_position(rows, sql.keys.size());
+  }
+  if (!out.has_more) out.next_position.reset();
+  return out;
+}
+
+}  // namespace leadline::store::sql

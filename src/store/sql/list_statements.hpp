@@ -1,0 +1,60 @@
+// The SQL text of one page of a filtered, keyset-ordered list and of the count of every match;
+// values are always bound, never spliced in.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "store/list_query.hpp"
+#include "store/sql/dialect.hpp"
+#include "store/sql/keyset_clause.hpp"
+
+namespace leadline::store::sql {
+
+struct ListSql {
+  std::string columns;        // what the row reader reads, from column 0 on
+  std::string from;           // table and joins
+  std::string where;          // the filters; always at least the workspace condition
+  std::vector<Value> params;  // for the placeholders of `where`
+  std::vector<SortKey> keys;
+  std::string_view id_expr;
+  SortDirection direction = SortDirection::kDesc;
+  // How total_count is found. Empty: COUNT(*) over `from` and `where`, or over `count_from`
+  // and `where` when the joins of `from` never change the count. Else its own statement
+  // (e.g. the counts the triggers keep), taking `count_params`.
+  std::string count_from;
+  std::string count_sql;
+  std::vector<Value> count_params;
+  // Set by a search through an index whose matches the planner cannot estimate: the same
+  // filters (same parameters), written so that the page is read from the matches rather than
+  // by walking the sort order. The better plan when the count shows few matches.
+  std::string match_driven_where;
+
+  // Appends " AND <condition>" (with "?" placeholders) and the values they take.
+  template <class... Values>
+  void filter(std::string_view condition, Values&&... values) {
+    where += " AND ";
+    where += condition;
+    (params.emplace_back(std::forward<Values>(values)), ...);
+  }
+};
+
+struct ListStatements {
+  std::string page_sql;  // selects the row, then the id, then the sort key values
+  std::vector<Value> page_params;
+  std::string count_sql;
+  std::vector<Value> count_params;
+};
+
+// Counts a list whose only filters are the workspace and, optionally, the record's bucket (a
+// lead's pipeline_stage, a conversation's status) from record_counts, which triggers keep.
+void count_from_record_counts(ListSql& sql, std::string_view record_type, const std::string& ws,
+                              const std::optional<std::string>& bucket);
+
+// The page asks for limit + 1 rows: the one beyond the page only says that there is more.
+ListStatements build_list_statements(const ListSql& sql, const PageRequest& page,
+                                     const Dialect& dialect);
+
+}  // namespace leadline::store::sql
