@@ -7,8 +7,8 @@ LISTEN    ?= 127.0.0.1:8080
 DB        ?= sqlite:./data/leadline.db
 
 DEB_PACKAGES := g++ cmake ninja-build pkg-config libboost1.81-dev libboost-json1.81-dev \
-                libboost-url1.81-dev libsqlite3-dev libpq-dev libhiredis-dev libssl-dev \
-                libgtest-dev libgmock-dev googletest libbenchmark-dev \
+                libboost-url1.81-dev libboost-program-options1.81-dev libsqlite3-dev libpq-dev \
+                libhiredis-dev libssl-dev libgtest-dev libgmock-dev googletest libbenchmark-dev \
                 postgresql redis-server clang-14 libclang-rt-14-dev \
                 libtomlplusplus-dev ccache mold
 

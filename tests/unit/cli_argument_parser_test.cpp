@@ -67,6 +67,52 @@ TEST(CliArgumentParser, NonRepeatableOptionGivenTwiceIsRefused) {
             "--workspace is given more than once");
 }
 
+TEST(CliArgumentParser, EmptyValueAfterEqualsIsAValue) {
+  const auto outcome = parse({"--workspace=", "--allow-ip="});
+  const auto* args = std::get_if<ParsedArguments>(&outcome);
+  ASSERT_NE(args, nullptr) << usage_message(outcome);
+  EXPECT_EQ(args->value("workspace"), "");
+  EXPECT_EQ(args->values("allow-ip"), (std::vector<std::string>{""}));
+  EXPECT_EQ(usage_message(parse({"--workspace", "w", "--json="})), "--json takes no value");
+}
+
+TEST(CliArgumentParser, OptionWordAfterAValueOptionMeansTheValueIsMissing) {
+  EXPECT_EQ(usage_message(parse({"--workspace", "-x"})), "--workspace needs a value (WS)");
+  EXPECT_EQ(usage_message(parse({"--workspace", "--bogus"})), "--workspace needs a value (WS)");
+  EXPECT_EQ(usage_message(parse({"--workspace", "--"})), "--workspace needs a value (WS)");
+  EXPECT_EQ(usage_message(parse({"--workspace", "w", "--allow-ip", "--json"})),
+            "--allow-ip needs a value (IP)");
+
+  const auto outcome = parse({"--workspace", "-"});
+  const auto* args = std::get_if<ParsedArguments>(&outcome);
+  ASSERT_NE(args, nullptr) << usage_message(outcome);
+  EXPECT_EQ(args->value("workspace"), "-");
+}
+
+TEST(CliArgumentParser, UnknownOptionIsNamedWithoutItsValue) {
+  EXPECT_EQ(usage_message(parse({"--workspace", "w", "--bogus=1"})), "unknown option --bogus");
+  EXPECT_EQ(usage_message(parse({"--workspace", "w", "-xyz"})), "unknown option -xyz");
+  EXPECT_EQ(usage_message(parse({"--workspace", "w", "--=x"})), "unknown option --");
+}
+
+TEST(CliArgumentParser, OptionNamesAreNeverAbbreviated) {
+  EXPECT_EQ(usage_message(parse({"--work", "w"})), "unknown option --work");
+}
+
+TEST(CliArgumentParser, SwitchGivenTwiceIsRefused) {
+  EXPECT_EQ(usage_message(parse({"--workspace", "w", "--json", "--json"})),
+            "--json is given more than once");
+}
+
+TEST(CliArgumentParser, SwitchIsAbsentUnlessGiven) {
+  const auto outcome = parse({"--workspace", "w"});
+  const auto* args = std::get_if<ParsedArguments>(&outcome);
+  ASSERT_NE(args, nullptr) << usage_message(outcome);
+  EXPECT_FALSE(args->has("json"));
+  EXPECT_FALSE(args->has("allow-ip"));
+  EXPECT_TRUE(args->values("allow-ip").empty());
+}
+
 TEST(CliArgumentParser, HelpWinsOverMistakes) {
   EXPECT_TRUE(std::holds_alternative<HelpRequested>(parse({"--bogus", "--help"})));
   EXPECT_TRUE(std::holds_alternative<HelpRequested>(parse({"-h"})));
@@ -92,6 +138,16 @@ TEST(CliArgumentParser, DoubleDashEndsOptions) {
   const auto* args = std::get_if<ParsedArguments>(&outcome);
   ASSERT_NE(args, nullptr);
   EXPECT_EQ(args->positionals(), (std::vector<std::string>{"--help"}));
+}
+
+TEST(CliArgumentParser, OptionLikeWordsAfterDoubleDashArePositionals) {
+  auto spec = sample_spec();
+  spec.positionals = {{.name = "FILE", .help = "input"}, {.name = "OTHER", .help = "more"}};
+  const auto outcome = parse({"--workspace", "w", "--", "-x", "--json"}, spec);
+  const auto* args = std::get_if<ParsedArguments>(&outcome);
+  ASSERT_NE(args, nullptr) << usage_message(outcome);
+  EXPECT_EQ(args->positionals(), (std::vector<std::string>{"-x", "--json"}));
+  EXPECT_FALSE(args->has("json"));
 }
 
 TEST(CliArgumentParser, HelpTextListsEveryOption) {
