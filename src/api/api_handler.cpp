@@ -57,7 +57,7 @@ std::optional<std::string> ApiHandler::Impl::serve(const http::Request& request,
   }
   const auto route = find_route(path);
   if (!route) {
-    respond_error(response, 404, "no endpoint at this path; the API lives under /api/v1/external");
+    respond_error(response, 404, unknown_path_message(path));
     return std::nullopt;
   }
   facts.route = route_template(*route);

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace leadline::api {
@@ -28,5 +29,9 @@ std::string_view route_template(const Route& route);
 
 // Every route template, for metric labels known up front.
 std::array<std::string_view, 3> route_templates();
+
+// The 404 sentence for a path without a route: it says what to send instead when the path is
+// under kBasePath (most often an id put in the path, as REST habit has it).
+std::string unknown_path_message(std::string_view path);
 
 }  // namespace leadline::api
