@@ -105,8 +105,9 @@ std::optional<std::string> ApiHandler::Impl::serve(const http::Request& request,
     response.headers.emplace_back("Retry-After", std::to_string(decision.retry_after_s));
     respond_error(response, 429,
                   "rate limit exceeded: at most " + std::to_string(decision.limit) +
-                      " requests per window for this API key; retry after " +
-                      std::to_string(decision.retry_after_s) + " s");
+                      " requests per " + auth::window_text(decision.window_ms) +
+                      " for this API key; retry after " + std::to_string(decision.retry_after_s) +
+                      " s");
     return key.id.value;
   }
 
