@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -146,6 +147,38 @@ TEST_F(ServeTest, EveryReadmeExampleShowsSomethingOnTheDemoData) {
     EXPECT_TRUE(shows_something) << example.method << " " << example.url << " shows nothing\n"
                                  << r.describe();
   }
+}
+
+// The binary is not on PATH: the advice to create a key, printed when the demo data exists,
+// names it as it runs from the server's working directory (`./build/leadline` for `make run`,
+// which serves from the checkout), and the command works as printed.
+TEST_F(ServeTest, ARestartSuggestsAKeysCommandThatWorksAsPrinted) {
+  const std::filesystem::path binary = leadline_binary();
+  const std::filesystem::path checkout = binary.parent_path().parent_path();
+  ServerOptions options;
+  options.db_url = db_url();
+  options.extra_args = {"--demo"};
+  options.cwd = checkout;
+  ServerProcess s(options);
+  s.restart();
+  const std::string out = s.output();
+  const std::string marker = "create a key with: ";
+  const auto at = out.find(marker);
+  ASSERT_NE(at, std::string::npos) << out;
+  const std::string command =
+      out.substr(at + marker.size(), out.find('\n', at) - at - marker.size());
+  const std::string program = "./" + binary.parent_path().filename().string() + "/leadline";
+  ASSERT_EQ(command.rfind(program + " keys create --workspace ", 0), 0u) << command;
+
+  std::vector<std::string> args;
+  std::istringstream words(command.substr(program.size()));
+  for (std::string word; words >> word;) args.push_back(word == "NAME" ? "mine" : word);
+  args.insert(args.end(), {"--db", db_url()});
+  CliOptions in_checkout;
+  in_checkout.cwd = checkout;
+  const CliResult r = run_program(program, args, in_checkout);
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_NE(r.out.find("fc_live_"), std::string::npos) << r.describe();
 }
 
 TEST_F(ServeTest, TwoServersPickDifferentPorts) {
