@@ -12,9 +12,13 @@ DEB_PACKAGES := g++ cmake ninja-build pkg-config libboost1.81-dev libboost-json1
                 postgresql redis-server clang-14 libclang-rt-14-dev \
                 libtomlplusplus-dev ccache mold
 
+# Installing needs root: as another user the Makefile runs apt-get through sudo.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# apt-get that waits (up to 10 minutes) for another package manager's lock, such as that of
+# unattended-upgrades on a fresh machine, instead of failing at once.
+APT_GET := $(SUDO) env DEBIAN_FRONTEND=noninteractive $(CURDIR)/tools/apt-get-waiting.sh
 
-.PHONY: deps build run test clean format
+.PHONY: deps build build-binary run test clean format
 
 # Installs those of the Debian packages $(1) that are missing (one apt-get for all of them).
 define install_missing
@@ -23,7 +27,7 @@ define install_missing
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	  $(APT_GET) update -qq && $(APT_GET) install -y -qq $$missing; \
 	fi
 endef
 
@@ -33,7 +37,7 @@ deps:
 	$(call install_missing,$(DEB_PACKAGES))
 	@command -v node >/dev/null && command -v npm >/dev/null || { \
 	  echo "installing: nodejs npm"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs npm; }
+	  $(APT_GET) update -qq && $(APT_GET) install -y -qq nodejs npm; }
 	@[ tools/node_modules/.package-lock.json -nt tools/package-lock.json ] || \
 	  (cd tools && npm ci --no-audit --no-fund --loglevel=error)
 
@@ -50,17 +54,24 @@ test-deps: deps tools/bin/promtool
 tools/bin/promtool:
 	@rm -rf tools/bin/deb && mkdir -p tools/bin/deb
 	cd tools/bin/deb && { apt-get download prometheus 2>/dev/null || \
-	  { $(SUDO) apt-get update -qq && apt-get download prometheus; }; }
+	  { $(APT_GET) update -qq && apt-get download prometheus; }; }
 	dpkg-deb -x tools/bin/deb/prometheus_*.deb tools/bin/deb/root
 	cp tools/bin/deb/root/usr/bin/promtool $@ && rm -rf tools/bin/deb
 
 $(BUILD_DIR)/build.ninja: | deps
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release
 
+# The optimised `leadline` binary alone, with what it embeds (migrations, the OpenAPI document,
+# Redoc's bundle): all that `make run` needs, at a fraction of the whole build.
+build-binary: deps $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target leadline
+
+# Everything the tree builds: the binary, its man page, every test suite and the soak driver,
+# which is what `make test` runs.
 build: deps $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-run: build
+run: build-binary
 	@mkdir -p data
 	./$(BUILD_DIR)/leadline serve --listen $(LISTEN) --db $(DB) --demo
 

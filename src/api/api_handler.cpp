@@ -121,8 +121,8 @@ Outcome ApiHandler::Impl::admit(const domain::ApiKeyRecord& key, http::Response&
   add_rate_limit_headers(response, decision);
   if (decision.allowed) return kAnswered;
   ApiError error(ErrorKind::kRateLimited,
-                 "rate limit exceeded: at most " + std::to_string(decision.limit) +
-                     " requests per window for this API key; retry after " +
+                 "rate limit exceeded: at most " + std::to_string(decision.limit) + " requests per " +
+                     auth::window_text(decision.window_ms) + " for this API key; retry after " +
                      std::to_string(decision.retry_after_s) + " s");
   error.retry_after_s = decision.retry_after_s;
   return error;

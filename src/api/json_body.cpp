@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "api/json_syntax_error.hpp"
 #include "domain/unicode_text.hpp"
 
 namespace leadline::api {
@@ -82,17 +83,28 @@ json::parse_options strict_options() {
   return opt;
 }
 
-std::string describe(const json::error_code& ec) {
-  if (ec == json::error::too_deep) return "nested more than 64 levels deep";
-  if (ec == json::error::syntax || ec == json::error::incomplete || ec == json::error::extra_data) {
-    return "malformed";
-  }
-  if (ec == json::error::exponent_overflow) return "a number out of range";
-  if (ec == json::error::expected_hex_digit || ec == json::error::illegal_leading_surrogate ||
+// Where the text stopped being JSON and what was expected there. `offset` is how many bytes the
+// parser consumed, which is the offset of the first byte it could not take.
+std::string located(std::string_view text, std::size_t offset, const json::error_code& ec) {
+  std::string what;
+  if (ec == json::error::illegal_leading_surrogate ||
       ec == json::error::illegal_trailing_surrogate) {
-    return "malformed (bad string escape or control character)";
+    what = "expected a UTF-16 surrogate pair (\\uD800 to \\uDBFF, then \\uDC00 to \\uDFFF)";
+  } else {
+    what = expected_at(text, offset);
   }
-  return "malformed";
+  if (offset >= text.size()) what += ", but the request body ends there";
+  return "request body is not valid JSON at byte " + std::to_string(offset) + ": " + what;
+}
+
+std::string describe(std::string_view text, std::size_t offset, const json::error_code& ec) {
+  if (ec == json::error::too_deep) {
+    return "request body is not valid JSON: nested more than 64 levels deep";
+  }
+  if (ec == json::error::exponent_overflow) {
+    return "request body is not valid JSON: a number out of range";
+  }
+  return located(text, offset, ec);
 }
 
 bool holds_invalid_utf8(const json::value& v) {
@@ -143,16 +155,22 @@ Decoded<json::object> parse_json_object(std::string_view text) {
   {
     json::basic_parser<StrictnessCheck> sax(options);
     json::error_code ec;
-    sax.write_some(false, text.data(), text.size(), ec);
+    const std::size_t consumed = sax.write_some(false, text.data(), text.size(), ec);
     if (ec) {
       const std::string& problem = sax.handler().problem;
       if (!problem.empty()) return BadRequest{"request body is not acceptable JSON: " + problem};
-      return BadRequest{"request body is not valid JSON: " + describe(ec)};
+      return BadRequest{describe(text, consumed, ec)};
+    }
+    // The parser stops after one complete value (and the white space after it): whatever is
+    // left is a second value or garbage.
+    if (consumed < text.size()) {
+      return BadRequest{describe(text, consumed, json::error::extra_data)};
     }
   }
   json::error_code ec;
   json::value v = json::parse(json::string_view(text.data(), text.size()), ec, {}, options);
-  if (ec) return BadRequest{"request body is not valid JSON: " + describe(ec)};
+  // Defensive only: the pass above has taken the same text with the same options.
+  if (ec) return BadRequest{"request body is not valid JSON: " + ec.message()};
   if (!v.is_object()) return BadRequest{"request body must be a JSON object"};
   return std::move(v.as_object());
 }

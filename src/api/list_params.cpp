@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <string>
 
 #include "domain/unicode_text.hpp"
 
@@ -48,7 +49,11 @@ Decoded<CommonListParams> decode_common_list_params(const QueryParams& query) {
   if (auto limit = query.get("limit")) {
     if (limit->empty()) return BadRequest{"limit must not be empty"};
     auto n = parse_whole_number(*limit);
-    if (!n || *n < 1) return BadRequest{"limit must be an integer from 1 to 100"};
+    if (!n || *n < 1) {
+      const std::string max = std::to_string(kMaxLimit);
+      return BadRequest{"limit must be an integer of at least 1 (values above " + max +
+                        " are treated as " + max + ")"};
+    }
     params.limit = *n > kMaxLimit ? kMaxLimit : static_cast<int>(*n);
   }
   if (auto page = query.get("page")) {

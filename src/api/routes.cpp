@@ -35,8 +35,29 @@ bool method_allowed(const Route& route, std::string_view method) {
   return false;
 }
 
-std::string unknown_path_message(std::string_view) {
-  return "no endpoint at this path; the API lives under /api/v1/external";
+std::string unknown_path_message(std::string_view path) {
+  const std::string_view prefix = "no endpoint at this path; ";
+  if (path != kBasePath && !path.starts_with(std::string(kBasePath) + "/")) {
+    return std::string(prefix) + "the API lives under " + std::string(kBasePath);
+  }
+  const std::string_view rest = path.substr(kBasePath.size());
+  for (const Route& route : kRoutes) {
+    const std::string_view collection = route.path.substr(kBasePath.size());  // "/leads"
+    if (!rest.starts_with(collection) || rest.size() == collection.size() ||
+        rest[collection.size()] != '/') {
+      continue;
+    }
+    if (rest.size() == collection.size() + 1) {
+      return std::string(prefix) + "send " + std::string(route.path) + " without the trailing slash";
+    }
+    // The REST habit, /leads/<id>: ids travel in the query. Every collection's name is its
+    // record's name plus an s.
+    const std::string_view record = collection.substr(1, collection.size() - 2);
+    return std::string(prefix) + "to address one " + std::string(record) + ", send " +
+           std::string(route.path) + "?id=<id>";
+  }
+  return std::string(prefix) + "the endpoints are " + std::string(kRoutes[0].path) + ", " +
+         std::string(kRoutes[1].path) + " and " + std::string(kRoutes[2].path);
 }
 
 std::array<std::string_view, 3> route_templates() {

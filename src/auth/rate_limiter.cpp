@@ -56,12 +56,19 @@ std::int64_t ceil_seconds(std::int64_t ms) {
   return ms >= 0 ? (ms + 999) / 1000 : -(-ms / 1000);
 }
 
-RateLimitDecision refusal(std::int64_t limit, std::int64_t frees_at_ms, std::int64_t now_ms) {
+RateLimitDecision refusal(const RateLimitPolicy& policy, std::int64_t frees_at_ms,
+                          std::int64_t now_ms) {
   RateLimitDecision decision;
-  decision.limit = limit;
+  decision.limit = policy.limit;
+  decision.window_ms = policy.window_ms;
   decision.reset_unix_s = ceil_seconds(frees_at_ms);
   decision.retry_after_s = std::max<std::int64_t>(1, ceil_seconds(frees_at_ms - now_ms));
   return decision;
+}
+
+std::string window_text(std::int64_t window_ms) {
+  if (window_ms % 1000 == 0) return std::to_string(window_ms / 1000) + " s";
+  return std::to_string(window_ms) + " ms";
 }
 
 }  // namespace leadline::auth

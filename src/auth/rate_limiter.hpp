@@ -20,6 +20,7 @@ std::optional<RateLimitPolicy> parse_rate_limit(std::string_view text);
 struct RateLimitDecision {
   bool allowed = false;
   std::int64_t limit = 0;
+  std::int64_t window_ms = 0;      // the policy's window, so that a refusal can name it
   std::int64_t remaining = 0;      // after counting this request (0 when refused)
   std::int64_t reset_unix_s = 0;   // when the oldest counted request leaves the window (ceil)
   std::int64_t retry_after_s = 0;  // >= 1 when refused
@@ -33,7 +34,11 @@ struct RateLimitDecision {
 std::int64_t ceil_seconds(std::int64_t ms);
 
 // A refusal: the window frees its oldest slot at `frees_at_ms`; Retry-After is at least 1 s.
-RateLimitDecision refusal(std::int64_t limit, std::int64_t frees_at_ms, std::int64_t now_ms);
+RateLimitDecision refusal(const RateLimitPolicy& policy, std::int64_t frees_at_ms,
+                          std::int64_t now_ms);
+
+// A window's length as a sentence names it: "60 s", or "1500 ms" when not whole seconds.
+std::string window_text(std::int64_t window_ms);
 
 class RateLimiter {
  public:

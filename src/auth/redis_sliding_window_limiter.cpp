@@ -72,9 +72,10 @@ std::variant<WindowState, RedisError> window_state(const RedisReply& reply) {
 
 RateLimitDecision decide(const RateLimitPolicy& policy, const WindowState& window) {
   const std::int64_t frees_at = window.oldest_ms + policy.window_ms;
-  if (!window.allowed) return refusal(policy.limit, frees_at, window.now_ms);
+  if (!window.allowed) return refusal(policy, frees_at, window.now_ms);
   RateLimitDecision decision;
   decision.limit = policy.limit;
+  decision.window_ms = policy.window_ms;
   decision.allowed = true;
   decision.remaining = std::max<std::int64_t>(0, policy.limit - window.count);
   decision.reset_unix_s = ceil_seconds(frees_at);
@@ -215,6 +216,7 @@ RateLimitDecision RedisSlidingWindowLimiter::acquire(std::string_view key_id) {
     impl_->note(*failure);
     RateLimitDecision decision;
     decision.limit = impl_->policy.limit;
+    decision.window_ms = impl_->policy.window_ms;
     decision.unavailable = true;
     return decision;
   }

@@ -96,6 +96,7 @@ RateLimitDecision SlidingWindowLimiter::acquire(std::string_view key_id) {
 
   RateLimitDecision decision;
   decision.limit = policy.limit;
+  decision.window_ms = policy.window_ms;
   const auto count = static_cast<std::int64_t>(log.times.size());
   if (count < policy.limit) {
     log.times.push_back(now);
@@ -106,7 +107,7 @@ RateLimitDecision SlidingWindowLimiter::acquire(std::string_view key_id) {
   }
   const std::int64_t frees_at =
       log.times.empty() ? now + policy.window_ms : log.times.front() + policy.window_ms;
-  return refusal(policy.limit, frees_at, now);
+  return refusal(policy, frees_at, now);
 }
 
 }  // namespace leadline::auth

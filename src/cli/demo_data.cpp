@@ -5,6 +5,7 @@
 
 #include "auth/api_key.hpp"
 #include "cli/demo_records.hpp"
+#include "cli/this_binary.hpp"
 
 namespace leadline::cli {
 
@@ -87,8 +88,10 @@ DemoSummary describe_demo(const DemoSeed& seed, const std::string& listen_addres
   summary.json["workspace_id"] = seed.workspace.value;
   summary.json["created"] = seed.created;
   if (!seed.created || !seed.key) {
-    const std::string create_key = "leadline keys create --workspace " + seed.workspace.value +
-                                   " --name NAME --scopes read,write";
+    // `leadline` is rarely on PATH (make run serves ./build/leadline), so the command names
+    // this binary as the operator can run it from here.
+    const std::string create_key = command_to_run_this_binary() + " keys create --workspace " +
+                                   seed.workspace.value + " --name NAME --scopes read,write";
     summary.json["key"] = nullptr;
     summary.json["create_key"] = create_key;
     const std::string what = seed.workspace_name == kDemoWorkspaceName

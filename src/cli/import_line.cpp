@@ -67,6 +67,7 @@ std::string as_line_message(std::string message) {
     }
   };
   replace(" in request body", "");
+  replace("the request body", "the line");
   replace("request body", "the line");
   return message;
 }

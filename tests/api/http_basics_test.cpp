@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "support/fixture.hpp"
 
@@ -197,6 +199,36 @@ TEST_F(HttpBasicsTest, ReferencePageAndItsScriptAreServedWithoutAKey) {
   EXPECT_TRUE(is_error(post, 405));
   EXPECT_EQ(allow_methods(post), (std::set<std::string>{"GET", "HEAD"}));
   EXPECT_TRUE(is_error(browser.request("GET", "/docs/other.js"), 404));
+}
+
+// The 404 says what to send instead: ids travel in the query, not in the path.
+TEST_F(HttpBasicsTest, UnknownPathSaysWhatToSendInstead) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"/api/v1/external/leads/" + kAbsentId,
+       "no endpoint at this path; to address one lead, send /api/v1/external/leads?id=<id>"},
+      {"/api/v1/external/contacts/" + kAbsentId + "/notes",
+       "no endpoint at this path; to address one contact, send /api/v1/external/contacts?id=<id>"},
+      {"/api/v1/external/conversations/x",
+       "no endpoint at this path; to address one conversation, send "
+       "/api/v1/external/conversations?id=<id>"},
+      {"/api/v1/external/leads/",
+       "no endpoint at this path; send /api/v1/external/leads without the trailing slash"},
+      {"/api/v1/external/widgets",
+       "no endpoint at this path; the endpoints are /api/v1/external/leads, "
+       "/api/v1/external/contacts and /api/v1/external/conversations"},
+      {"/api/v1/external/leadsx",
+       "no endpoint at this path; the endpoints are /api/v1/external/leads, "
+       "/api/v1/external/contacts and /api/v1/external/conversations"},
+      {"/api/v1/leads", "no endpoint at this path; the API lives under /api/v1/external"},
+      {"/api/v1/externalleads", "no endpoint at this path; the API lives under /api/v1/external"},
+      {"/", "no endpoint at this path; the API lives under /api/v1/external"},
+  };
+  for (const auto& [path, sentence] : cases) {
+    SCOPED_TRACE(path);
+    const HttpResponse r = client().request("GET", path + "?id=" + kAbsentId);
+    ASSERT_TRUE(is_error(r, 404));
+    EXPECT_EQ(str(r.object().at("error")), sentence);
+  }
 }
 
 TEST_F(HttpBasicsTest, UnknownPathIs404JsonWithoutAuthentication) {

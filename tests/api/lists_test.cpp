@@ -221,6 +221,10 @@ TEST_F(ListsTest, InvalidLimitIs400) {
       EXPECT_TRUE(is_error(list(resource, q), 400, "limit"));
     }
   }
+  // The sentence states the rule the server applies: no upper bound, 100 at most served.
+  EXPECT_TRUE(
+      is_error(list("leads", "limit=0"), 400,
+               "limit must be an integer of at least 1 (values above 100 are treated as 100)"));
 }
 
 TEST_F(ListsTest, SortAcceptsOnlyTheEndpointsFieldsAndDirections) {

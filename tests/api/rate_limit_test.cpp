@@ -64,6 +64,10 @@ TEST_F(RateLimitTest, RemainingCountsDownAndTheSixthRequestIs429) {
   std::int64_t retry = header_int(limited, "Retry-After");
   EXPECT_GE(retry, 1);
   EXPECT_LE(retry, 2);
+  // The sentence names the configured window (5/2s), not just "per window".
+  EXPECT_EQ(str(limited.object().at("error")),
+            "rate limit exceeded: at most 5 requests per 2 s for this API key; retry after " +
+                std::to_string(retry) + " s");
   // Writes of the same key are limited too.
   EXPECT_TRUE(is_error(post("/leads", json::object{{"visitor_name", "A"}}), 429));
 }

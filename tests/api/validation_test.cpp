@@ -417,6 +417,19 @@ TEST_F(ValidationTest, BodiesThatAreNotJsonObjectsAreRejected) {
   EXPECT_EQ(total_count(get("/contacts")), 0);
 }
 
+// A syntax error is located: the byte offset and what the JSON grammar allowed there.
+TEST_F(ValidationTest, MalformedJsonNamesTheByteAndWhatWasExpected) {
+  EXPECT_TRUE(is_error(send("POST", "/leads", R"({"visitor_name":"A" "tags":[]})"), 400,
+                       "request body is not valid JSON at byte 20: expected ',' or '}'"));
+  EXPECT_TRUE(is_error(send("POST", "/contacts", R"({"first_name":"A",})"), 400,
+                       "request body is not valid JSON at byte 18: expected a key in double "
+                       "quotes (no ',' before '}')"));
+  EXPECT_TRUE(is_error(send("POST", "/leads", R"({"visitor_name":"A")"), 400,
+                       "request body is not valid JSON at byte 19: expected ',' or '}', but the "
+                       "request body ends there"));
+  EXPECT_EQ(total_count(get("/leads")), 0);
+}
+
 TEST_F(ValidationTest, BodyMustBeSentAsApplicationJson) {
   std::string lead = str(create_lead({{"visitor_name", "A"}}).at("id"));
   const std::string body = R"({"visitor_name":"B"})";

@@ -195,6 +195,18 @@ TEST_F(ImportTest, ABadLineIsReportedByNumberAndNothingIsKept) {
   }
 }
 
+TEST_F(ImportTest, ALineThatIsNotJsonNamesTheByteAndWhatWasExpected) {
+  const std::string good = json::serialize(json::object{{"type", "lead"}, {"visitor_name", "A"}});
+  std::string file =
+      write_file("syntax.jsonl", good + "\n" + R"({"type":"lead" "visitor_name":"B"})" + "\n");
+  CliResult r = run({"import", "--workspace", ws_, file});
+  EXPECT_NE(r.exit_code, 0) << r.describe();
+  EXPECT_NE(r.err.find("line 2: the line is not valid JSON at byte 15: expected ',' or '}'"),
+            std::string::npos)
+      << r.describe();
+  EXPECT_EQ(count("leads"), 0u);
+}
+
 TEST_F(ImportTest, EmptyInputImportsNothing) {
   json::object counts = import_text("");
   EXPECT_EQ(counts,

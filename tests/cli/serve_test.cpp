@@ -1,16 +1,48 @@
-// `leadline serve`: the "listening on HOST:PORT" line with the port picked for 127.0.0.1:0, and
-// refusal of invalid --rate-limit / --trust-proxy values (stderr, non-zero exit).
+// `leadline serve`: the "listening on HOST:PORT" line with the port picked for 127.0.0.1:0, the
+// demo (`make run`) and what README.md shows of it, and refusal of invalid --rate-limit /
+// --trust-proxy values (stderr, non-zero exit).
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "support/cli_fixture.hpp"
+#include "support/readme_examples.hpp"
 
 namespace leadline_test {
 namespace {
 
 class ServeTest : public CliTest {};
+
+// The key `serve --demo` prints once, on a fresh database.
+std::string printed_demo_key(const std::string& output) {
+  const std::string marker = "API key (read+write; shown only now): ";
+  const auto at = output.find(marker);
+  if (at == std::string::npos) return "";
+  return output.substr(at + marker.size(), output.find('\n', at) - at - marker.size());
+}
+
+// `target` without its query parameter `name` (and the '&' that joined it).
+std::string without_param(std::string target, const std::string& name) {
+  const auto at = target.find(name + "=");
+  if (at == std::string::npos) return target;
+  auto end = target.find('&', at);
+  end = end == std::string::npos ? target.size() : end + 1;
+  target.erase(at, end - at);
+  if (!target.empty() && (target.back() == '&' || target.back() == '?')) target.pop_back();
+  return target;
+}
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+}
 
 TEST_F(ServeTest, PrintsListeningOnWithThePickedPortAndServes) {
   ServerProcess& s = server();
@@ -55,6 +87,98 @@ TEST_F(ServeTest, DemoFillsAnEmptyDatabaseOnceAndPrintsAWorkingKey) {
   s.restart();
   EXPECT_NE(s.output().find("Demo data exists"), std::string::npos) << s.output();
   EXPECT_EQ(s.output().find("shown only now"), std::string::npos) << s.output();
+}
+
+// Every curl example of README.md, run as written against `serve --demo` on a fresh database,
+// shows something: a 2xx with non-empty `data`. The README's placeholders are filled from the
+// demo data: LEAD_ID and the like with a record of that resource, NEXT_CURSOR with the
+// next_cursor of the same request without it. New examples are picked up from the README.
+TEST_F(ServeTest, EveryReadmeExampleShowsSomethingOnTheDemoData) {
+  ServerOptions options;
+  options.extra_args = {"--demo"};
+  ServerProcess s(options);
+  const std::string key = printed_demo_key(s.output());
+  ASSERT_EQ(key.rfind("fc_live_", 0), 0u) << s.output();
+
+  std::ifstream file(LEADLINE_README);
+  ASSERT_TRUE(file) << LEADLINE_README;
+  std::stringstream readme;
+  readme << file.rdbuf();
+  const std::string api = "/api/v1/external";
+  const auto examples = readme_curl_examples(readme.str(), api, key);
+  ASSERT_GE(examples.size(), 10u) << "the README's curl examples were not found";
+
+  HttpClient c(s.host(), s.port());
+  const Headers auth = {{"Authorization", "Bearer " + key}};
+  const auto data_of = [&](const std::string& target) {
+    const HttpResponse r = c.request("GET", target, std::nullopt, auth);
+    if (r.status != 200u) throw std::runtime_error("GET " + target + ": " + r.describe());
+    return r;
+  };
+  std::map<std::string, std::string> ids;  // placeholder -> an id of the demo data
+  for (ReadmeExample example : examples) {
+    SCOPED_TRACE(example.command);
+    for (const auto& [placeholder, resource] :
+         std::map<std::string, std::string>{{"LEAD_ID", "leads"},
+                                            {"CONTACT_ID", "contacts"},
+                                            {"CONVERSATION_ID", "conversations"}}) {
+      if (example.url.find(placeholder) == std::string::npos) continue;
+      if (!ids.contains(placeholder)) {
+        ids[placeholder] =
+            str(data_of(api + "/" + resource + "?limit=1").data().as_array().at(0).at("id"));
+      }
+      replace_all(example.url, placeholder, ids[placeholder]);
+    }
+    if (example.url.find("NEXT_CURSOR") != std::string::npos) {
+      const HttpResponse first = data_of(without_param(example.url, "cursor"));
+      const auto& cursor = first.object().at("pagination").at("next_cursor");
+      ASSERT_TRUE(cursor.is_string()) << "the page before has no next page\n" << first.describe();
+      replace_all(example.url, "NEXT_CURSOR", str(cursor));
+    }
+
+    const HttpResponse r = c.request(example.method, example.url, example.body, example.headers);
+    EXPECT_GE(r.status, 200u) << r.describe();
+    EXPECT_LT(r.status, 300u) << r.describe();
+    ASSERT_TRUE(r.json && r.json->is_object() && r.json->as_object().contains("data"))
+        << r.describe();
+    const json::value& data = r.data();
+    const bool shows_something = (data.is_array() && !data.as_array().empty()) ||
+                                 (data.is_object() && !data.as_object().empty());
+    EXPECT_TRUE(shows_something) << example.method << " " << example.url << " shows nothing\n"
+                                 << r.describe();
+  }
+}
+
+// The binary is not on PATH: the advice to create a key, printed when the demo data exists,
+// names it as it runs from the server's working directory (`./build/leadline` for `make run`,
+// which serves from the checkout), and the command works as printed.
+TEST_F(ServeTest, ARestartSuggestsAKeysCommandThatWorksAsPrinted) {
+  const std::filesystem::path binary = leadline_binary();
+  const std::filesystem::path checkout = binary.parent_path().parent_path();
+  ServerOptions options;
+  options.db_url = db_url();
+  options.extra_args = {"--demo"};
+  options.cwd = checkout;
+  ServerProcess s(options);
+  s.restart();
+  const std::string out = s.output();
+  const std::string marker = "create a key with: ";
+  const auto at = out.find(marker);
+  ASSERT_NE(at, std::string::npos) << out;
+  const std::string command =
+      out.substr(at + marker.size(), out.find('\n', at) - at - marker.size());
+  const std::string program = "./" + binary.parent_path().filename().string() + "/leadline";
+  ASSERT_EQ(command.rfind(program + " keys create --workspace ", 0), 0u) << command;
+
+  std::vector<std::string> args;
+  std::istringstream words(command.substr(program.size()));
+  for (std::string word; words >> word;) args.push_back(word == "NAME" ? "mine" : word);
+  args.insert(args.end(), {"--db", db_url()});
+  CliOptions in_checkout;
+  in_checkout.cwd = checkout;
+  const CliResult r = run_program(program, args, in_checkout);
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_NE(r.out.find("fc_live_"), std::string::npos) << r.describe();
 }
 
 TEST_F(ServeTest, TwoServersPickDifferentPorts) {

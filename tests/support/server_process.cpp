@@ -99,6 +99,7 @@ void ServerProcess::start() {
   SpawnSpec spec;
   spec.argv = {leadline_binary(), "serve", "--listen", "127.0.0.1:0", "--db", db_url_};
   spec.argv.insert(spec.argv.end(), options_.extra_args.begin(), options_.extra_args.end());
+  spec.cwd = options_.cwd;
   spec.stdout_fd = write_fd;
   spec.stderr_fd = write_fd;
   try {

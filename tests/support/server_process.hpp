@@ -34,6 +34,7 @@ class TempDir {
 struct ServerOptions {
   std::vector<std::string> extra_args;  // e.g. {"--rate-limit", "5/2s"}
   std::string db_url;                   // empty: a fresh database in a temporary directory
+  std::filesystem::path cwd;            // the server's working directory; empty: inherit
   std::chrono::milliseconds start_timeout{10'000};
 };
 

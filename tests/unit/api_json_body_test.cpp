@@ -1,6 +1,9 @@
 // Strict request-body JSON: what Boost.JSON would accept but the contract refuses.
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 #include "api/json_body.hpp"
 
 namespace leadline::api {
@@ -29,6 +32,54 @@ TEST(JsonBody, RejectsNonObjects) {
 TEST(JsonBody, RejectsMalformed) {
   for (const char* text : {"{", "{\"a\":}", "{\"a\":1,}", "{'a':1}", "{\"a\":1} x", "{/*c*/}"}) {
     EXPECT_NE(error_of(text).find("not valid JSON"), std::string::npos) << text;
+  }
+}
+
+// A client fixing a hand-written body needs the place and the expectation, not "malformed".
+TEST(JsonBody, SyntaxErrorsNameTheByteAndWhatWasExpected) {
+  const std::string prefix = "request body is not valid JSON at byte ";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"a":1 "b":2})", "7: expected ',' or '}'"},
+      {R"({"a":[1 2]})", "8: expected ',' or ']'"},
+      {R"({"a":1,})", "7: expected a key in double quotes (no ',' before '}')"},
+      {R"({"a":1,2})", "7: expected a key in double quotes"},
+      {"{'a':1}", "1: expected a key in double quotes or '}'"},
+      {"{/*c*/}", "1: expected a key in double quotes or '}'"},
+      {R"({"a" 1})", "5: expected ':'"},
+      {R"({"a":})", "5: expected a JSON value"},
+      {R"({"a":tru})", "5: expected a JSON value"},
+      {R"({"a":[})", "6: expected a JSON value or ']'"},
+      {"[1,]", "3: expected a JSON value (no ',' before ']')"},
+      {"x", "0: expected '{'"},
+      {R"({"a":1.})", "7: expected a digit after '.'"},
+      {R"({"a":-})", "6: expected a digit after '-'"},
+      {R"({"a":1e})", "7: expected a digit in the exponent"},
+      {R"({"a":"x\q"})", "8: expected an escape after '\\' (one of \" \\ / b f n r t u)"},
+      {R"({"a":"\u12G4"})", "10: expected a hexadecimal digit in the \\u escape"},
+      {R"({"a":"\ud800"})",
+       "12: expected a \\u escape of a low surrogate (\\uDC00 to \\uDFFF) after the high one"},
+      {R"({"a":"a\udc00b"})",
+       "13: expected a UTF-16 surrogate pair (\\uD800 to \\uDBFF, then \\uDC00 to \\uDFFF)"},
+      {"{\"a\":\"x\ny\"}",
+       "7: expected the control character to be escaped in a string (as \\n, \\t or \\u0000)"},
+      {R"({"a":1} x)", "8: expected nothing after the JSON value"},
+      {R"({"a":1}})", "7: expected nothing after the JSON value"},
+      {"[1] 2", "4: expected nothing after the JSON value"},
+      // Offsets count bytes, not characters: "é" is two.
+      {"{\"\xc3\xa9\":1 2}", "8: expected ',' or '}'"},
+      {R"({"a":1)", "6: expected ',' or '}', but the request body ends there"},
+      {"{", "1: expected a key in double quotes or '}', but the request body ends there"},
+      {R"({"a":"x)", "7: expected the closing '\"' of the string, but the request body ends there"},
+      {R"({"a)", "3: expected the closing '\"' of the key, but the request body ends there"},
+      {R"({"a":nul)", "8: expected 'null', but the request body ends there"},
+      {R"({"a":true)", "9: expected ',' or '}', but the request body ends there"},
+      {R"({"a":[12)", "8: expected ',' or ']', but the request body ends there"},
+      {R"({"a":"x\)",
+       "8: expected an escape after '\\' (one of \" \\ / b f n r t u), but the "
+       "request body ends there"},
+  };
+  for (const auto& [text, expected] : cases) {
+    EXPECT_EQ(error_of(text), prefix + expected) << text;
   }
 }
 

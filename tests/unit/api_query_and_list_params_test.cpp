@@ -55,6 +55,8 @@ TEST(ListParams, LimitDefaultsClampsAndRejects) {
   for (const char* bad : {"limit=0", "limit=-1", "limit=1.5", "limit=abc", "limit=", "limit=+5"}) {
     EXPECT_NE(list_error(bad).find("limit"), std::string::npos) << bad;
   }
+  EXPECT_EQ(list_error("limit=0"),
+            "limit must be an integer of at least 1 (values above 100 are treated as 100)");
 }
 
 TEST(ListParams, PageAndCursorRules) {

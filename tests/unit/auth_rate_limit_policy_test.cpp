@@ -34,6 +34,15 @@ TEST(ParseRateLimit, DefaultPolicyIs100PerMinute) {
   EXPECT_EQ(policy.window_ms, 60'000);
 }
 
+// The 429 sentence names the window in seconds, as its Retry-After does.
+TEST(WindowText, WholeSecondsElseMilliseconds) {
+  EXPECT_EQ(window_text(60'000), "60 s");
+  EXPECT_EQ(window_text(7'200'000), "7200 s");
+  EXPECT_EQ(window_text(1'000), "1 s");
+  EXPECT_EQ(window_text(500), "500 ms");
+  EXPECT_EQ(window_text(1'500), "1500 ms");
+}
+
 TEST(ParseRateLimit, RejectsMissingParts) {
   for (const char* text : {"", "100", "100/", "/60s", "/", "100/s", "100/60", "s/60s"}) {
     EXPECT_FALSE(parse_rate_limit(text)) << text;

@@ -64,6 +64,7 @@ TEST_F(RedisLimiter, CountsDownAndRefusesWithTheInProcessLimitersNumbers) {
   EXPECT_FALSE(refused.unavailable);
   EXPECT_FALSE(refused.allowed);
   EXPECT_EQ(refused.limit, 5);
+  EXPECT_EQ(refused.window_ms, 2'000);
   EXPECT_EQ(refused.remaining, 0);
   EXPECT_EQ(refused.reset_unix_s, first_reset);
   EXPECT_GE(refused.retry_after_s, 1);

@@ -44,6 +44,7 @@ TEST_F(SlidingWindow, FiveInTwoSecondsExample) {
   const auto refused = limiter.acquire("key");
   EXPECT_FALSE(refused.allowed);
   EXPECT_EQ(refused.limit, 5);
+  EXPECT_EQ(refused.window_ms, 2'000);
   EXPECT_EQ(refused.remaining, 0);
   EXPECT_EQ(refused.reset_unix_s, 1'700'000'002);
   EXPECT_EQ(refused.retry_after_s, 2);

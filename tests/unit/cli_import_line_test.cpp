@@ -72,6 +72,14 @@ TEST(CliImportLine, ConversationDefaults) {
   EXPECT_TRUE(conversation.messages.empty());
 }
 
+// The body's sentence, said of the line: the byte offset counts from the line's start.
+TEST(CliImportLine, BadJsonNamesTheByteAndWhatWasExpected) {
+  EXPECT_EQ(error_of(R"({"type":"lead" "visitor_name":"x"})"),
+            "the line is not valid JSON at byte 15: expected ',' or '}'");
+  EXPECT_EQ(error_of(R"({"type":"lead","visitor_name":"x")"),
+            "the line is not valid JSON at byte 33: expected ',' or '}', but the line ends there");
+}
+
 TEST(CliImportLine, ErrorsNameTheField) {
   EXPECT_EQ(error_of(R"({"visitor_name":"x"})"),
             "type is required (lead, contact or conversation)");
