@@ -29,6 +29,26 @@ void optional_id(JsonWriter& w, std::string_view key, const std::optional<Id>& i
   }
 }
 
+// The fields every contact shape starts with.
+void contact_identity(JsonWriter& w, const domain::Contact& c) {
+  w.field("id", c.id.value)
+      .field("first_name", c.first_name)
+      .field("last_name", c.last_name)
+      .field("email", c.email)
+      .field("phone", c.phone)
+      .field("company_name", c.company_name);
+}
+
+// The fields every conversation shape starts with.
+void conversation_head(JsonWriter& w, const domain::Conversation& c) {
+  w.field("id", c.id.value)
+      .field("source", c.source)
+      .field("status", domain::to_string(c.status))
+      .field("tags", c.tags);
+  timestamp(w, "created_at", c.created_at);
+  timestamp(w, "updated_at", c.updated_at);
+}
+
 }  // namespace
 
 void write_lead_item(JsonWriter& w, const domain::Lead& lead) {
@@ -72,14 +92,9 @@ void write_lead_created(JsonWriter& w, const domain::Lead& lead) {
 }
 
 void write_contact_item(JsonWriter& w, const domain::Contact& c) {
-  w.begin_object()
-      .field("id", c.id.value)
-      .field("first_name", c.first_name)
-      .field("last_name", c.last_name)
-      .field("email", c.email)
-      .field("phone", c.phone)
-      .field("company_name", c.company_name)
-      .field("avatar_url", c.avatar_url)
+  w.begin_object();
+  contact_identity(w, c);
+  w.field("avatar_url", c.avatar_url)
       .field("tags", c.tags)
       .field("profile_notes", c.profile_notes)
       .field("interest_summary", c.interest_summary);
@@ -91,27 +106,17 @@ void write_contact_item(JsonWriter& w, const domain::Contact& c) {
 }
 
 void write_contact_created(JsonWriter& w, const domain::Contact& c) {
-  w.begin_object()
-      .field("id", c.id.value)
-      .field("first_name", c.first_name)
-      .field("last_name", c.last_name)
-      .field("email", c.email)
-      .field("phone", c.phone)
-      .field("company_name", c.company_name)
-      .field("tags", c.tags)
+  w.begin_object();
+  contact_identity(w, c);
+  w.field("tags", c.tags)
       .field("profile_notes", c.profile_notes);
   timestamp(w, "created_at", c.created_at);
   w.end_object();
 }
 
 void write_conversation_item(JsonWriter& w, const domain::Conversation& c) {
-  w.begin_object()
-      .field("id", c.id.value)
-      .field("source", c.source)
-      .field("status", domain::to_string(c.status))
-      .field("tags", c.tags);
-  timestamp(w, "created_at", c.created_at);
-  timestamp(w, "updated_at", c.updated_at);
+  w.begin_object();
+  conversation_head(w, c);
   optional_id(w, "agent_id", c.agent_id);
   optional_id(w, "department_id", c.department_id);
   w.field("visitor_name", c.visitor_name)
@@ -126,12 +131,7 @@ void write_conversation_item(JsonWriter& w, const domain::Conversation& c) {
 void write_conversation_detail(JsonWriter& w, const domain::ConversationWithMessages& detail) {
   const auto& c = detail.conversation;
   w.begin_object().key("conversation").begin_object();
-  w.field("id", c.id.value)
-      .field("source", c.source)
-      .field("status", domain::to_string(c.status))
-      .field("tags", c.tags);
-  timestamp(w, "created_at", c.created_at);
-  timestamp(w, "updated_at", c.updated_at);
+  conversation_head(w, c);
   w.field("visitor_name", c.visitor_name)
       .field("visitor_last_name", c.visitor_last_name)
       .field("visitor_email", c.visitor_email)

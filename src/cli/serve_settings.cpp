@@ -1,11 +1,13 @@
 // Flag / environment resolution and validation for `leadline serve`.
 #include "cli/serve_settings.hpp"
 
-#include "cli/common_options.hpp"
-
 #include <algorithm>
+#include <boost/url/parse.hpp>
 #include <charconv>
 #include <type_traits>
+
+#include "cli/common_options.hpp"
+#include "domain/host_name.hpp"
 
 namespace leadline::cli {
 
@@ -20,15 +22,6 @@ std::optional<Int> parse_decimal(std::string_view text) {
   return value;
 }
 
-bool is_host_name(std::string_view host) {
-  if (host.empty()) return false;
-  for (const char c : host) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '.' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
-}
 
 constexpr long long kMaxThreads = 1024;
 constexpr long long kMaxConnections = 1'000'000;
@@ -89,20 +82,23 @@ std::optional<Failure> read_numbers(const SettingSources& sources, http::ServerC
 }  // namespace
 
 std::optional<ListenAddress> parse_listen_address(std::string_view text) {
-  const auto colon = text.rfind(':');
-  if (colon == std::string_view::npos) return std::nullopt;
-  std::string_view host = text.substr(0, colon);
-  const auto port = parse_decimal<unsigned short>(text.substr(colon + 1));
+  // An authority as URLs write it: Boost.URL tells a [v6] literal from its port.
+  const auto authority = boost::urls::parse_authority(text);
+  if (!authority || !authority->has_port() || authority->has_userinfo()) return std::nullopt;
+  const auto port = parse_decimal<unsigned short>(authority->port());
   if (!port) return std::nullopt;
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2);
-    const auto ip = auth::parse_ip(host);
-    if (!ip || host.find(':') == std::string_view::npos) return std::nullopt;
-  } else if (!is_host_name(host)) {
-    // An unbracketed IPv6 address cannot be told apart from its port, so it lands here too.
-    return std::nullopt;
+  switch (authority->host_type()) {
+    case boost::urls::host_type::ipv4:
+    case boost::urls::host_type::ipv6:
+      return ListenAddress{authority->host_address(), *port};
+    case boost::urls::host_type::name:
+      if (domain::is_host_name(authority->host_name())) {
+        return ListenAddress{authority->host_name(), *port};
+      }
+      return std::nullopt;
+    default:
+      return std::nullopt;
   }
-  return ListenAddress{std::string(host), *port};
 }
 
 std::vector<OptionSpec> serve_option_specs() {
