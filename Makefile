@@ -125,6 +125,7 @@ SOAK_SECONDS ?= 600
 # GCC 12's -Wmaybe-uninitialized misfires on instrumented code inside libstdc++ <regex> and
 # boost::optional (as GCC's manual warns for sanitizers), so the sanitizer builds turn it off.
 SAN_SUPP     := $(CURDIR)/tools/sanitizers
+comma        := ,
 # -O1 as the sanitizer manuals advise; -g1 keeps file:line in reports at a fraction of -g's
 # compile time, which keeps the CI sanitizer run short. Asserts stay on.
 SAN_OPT      := -O1 -g1
@@ -137,21 +138,21 @@ TSAN_ENV     := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:history_siz
 
 .PHONY: test-asan test-tsan crash-test soak
 
+# $(call sanitizer_suite,BUILD_DIR,COMPILE_FLAGS,LINK_FLAGS,ENVIRONMENT): configure, build and run
+# every test (narrowed by SAN_TESTS_EXCLUDE, a ctest -E regex, when set).
+define sanitizer_suite
+	cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(SAN_OPT)" -DCMAKE_CXX_FLAGS="$(2)" \
+	  -DCMAKE_EXE_LINKER_FLAGS="$(3)" -DCMAKE_SHARED_LINKER_FLAGS="$(3)"
+	cmake --build $(1) -j $(JOBS)
+	cd $(1) && $(4) ctest --output-on-failure -j $(JOBS) $(if $(SAN_TESTS_EXCLUDE),-E '$(SAN_TESTS_EXCLUDE)')
+endef
+
 test-asan: test-deps
-	cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(SAN_OPT)" -DCMAKE_CXX_FLAGS="$(ASAN_CXX)" \
-	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-	  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined"
-	cmake --build $(ASAN_DIR) -j $(JOBS)
-	cd $(ASAN_DIR) && $(ASAN_ENV) ctest --output-on-failure -j $(JOBS)
+	$(call sanitizer_suite,$(ASAN_DIR),$(ASAN_CXX),-fsanitize=address$(comma)undefined,$(ASAN_ENV))
 
 test-tsan: test-deps
-	cmake -S . -B $(TSAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(SAN_OPT)" -DCMAKE_CXX_FLAGS="$(TSAN_CXX)" \
-	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" \
-	  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=thread"
-	cmake --build $(TSAN_DIR) -j $(JOBS)
-	cd $(TSAN_DIR) && $(TSAN_ENV) ctest --output-on-failure -j $(JOBS)
+	$(call sanitizer_suite,$(TSAN_DIR),$(TSAN_CXX),-fsanitize=thread,$(TSAN_ENV))
 
 # SIGKILL-and-restart rounds against the real server (`make test` runs 3 of them).
 crash-test: build

@@ -11,6 +11,7 @@
 #include "store/records/list_sort_keys.hpp"
 #include "store/records/new_records.hpp"
 #include "store/records/record_patches.hpp"
+#include "store/sql/column_list.hpp"
 #include "store/sql/list_page.hpp"
 
 namespace leadline::store {
@@ -70,67 +71,51 @@ std::optional<domain::ContactId> other_contact_with_email(sql::Connection& conn,
   return domain::ContactId{rows.text(0)};
 }
 
+// The columns a create and a PATCH both write, in this order, and their values.
+constexpr std::string_view kWrittenColumns =
+    "first_name, last_name, email, phone, company_name, tags, profile_notes, last_activity, "
+    "updated_at, first_name_folded, last_name_folded, email_folded, search_folded, "
+    "visitor_search_folded";
+
+sql::Params& add_written_values(sql::Params& params, const domain::Contact& c) {
+  const ContactFoldedColumns folded = contact_folded_columns(c);
+  return params.text(c.first_name)
+      .opt_text(c.last_name)
+      .opt_text(c.email)
+      .opt_text(c.phone)
+      .opt_text(c.company_name)
+      .text(encode_string_array(c.tags))
+      .text(c.profile_notes)
+      .int64(c.last_activity.unix_ms)
+      .int64(c.updated_at.unix_ms)
+      .text(folded.first_name)
+      .opt_text(folded.last_name)
+      .opt_text(folded.email)
+      .text(folded.search)
+      .text(folded.visitor_search);
+}
+
 // False when another contact of the workspace holds the folded e-mail.
 bool try_insert(sql::Connection& conn, const domain::WorkspaceId& ws, const domain::Contact& c,
                 const std::optional<std::string>& metadata_json) {
-  const ContactFoldedColumns folded = contact_folded_columns(c);
-  return conn
-      .query(
-          "INSERT INTO contacts (id, workspace_id, first_name, last_name, email, phone, "
-          "company_name, tags, profile_notes, metadata, last_activity, created_at, "
-          "updated_at, first_name_folded, last_name_folded, email_folded, search_folded, "
-          "visitor_search_folded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-          "?, ?) ON CONFLICT (workspace_id, email_folded) WHERE email_folded IS NOT NULL "
-          "DO NOTHING RETURNING id",
-          sql::Params()
-              .id(c.id)
-              .id(ws)
-              .text(c.first_name)
-              .opt_text(c.last_name)
-              .opt_text(c.email)
-              .opt_text(c.phone)
-              .opt_text(c.company_name)
-              .text(encode_string_array(c.tags))
-              .text(c.profile_notes)
-              .opt_text(metadata_json)
-              .int64(c.last_activity.unix_ms)
-              .int64(c.created_at.unix_ms)
-              .int64(c.updated_at.unix_ms)
-              .text(folded.first_name)
-              .opt_text(folded.last_name)
-              .opt_text(folded.email)
-              .text(folded.search)
-              .text(folded.visitor_search))
-      .next();
+  static const std::string sql =
+      "INSERT INTO contacts (id, workspace_id, metadata, created_at, " +
+      std::string(kWrittenColumns) + ") VALUES (?, ?, ?, ?, " +
+      sql::placeholders_for(kWrittenColumns) +
+      ") ON CONFLICT (workspace_id, email_folded) WHERE email_folded IS NOT NULL "
+      "DO NOTHING RETURNING id";
+  sql::Params params;
+  params.id(c.id).id(ws).opt_text(metadata_json).int64(c.created_at.unix_ms);
+  return conn.query(sql, add_written_values(params, c)).next();
 }
 
 // False (and nothing written) when another contact took the e-mail meanwhile.
 bool write_contact(sql::Connection& conn, const domain::WorkspaceId& ws, const domain::Contact& c) {
-  const ContactFoldedColumns folded = contact_folded_columns(c);
-  return conn
-      .execute_unless_duplicate(
-          "UPDATE contacts SET first_name = ?, last_name = ?, email = ?, phone = ?, "
-          "company_name = ?, tags = ?, profile_notes = ?, last_activity = ?, updated_at = ?, "
-          "first_name_folded = ?, last_name_folded = ?, email_folded = ?, search_folded = ?, "
-          "visitor_search_folded = ? WHERE workspace_id = ? AND id = ?",
-          sql::Params()
-              .text(c.first_name)
-              .opt_text(c.last_name)
-              .opt_text(c.email)
-              .opt_text(c.phone)
-              .opt_text(c.company_name)
-              .text(encode_string_array(c.tags))
-              .text(c.profile_notes)
-              .int64(c.last_activity.unix_ms)
-              .int64(c.updated_at.unix_ms)
-              .text(folded.first_name)
-              .opt_text(folded.last_name)
-              .opt_text(folded.email)
-              .text(folded.search)
-              .text(folded.visitor_search)
-              .id(ws)
-              .id(c.id))
-      .has_value();
+  static const std::string sql = "UPDATE contacts SET " + sql::set_clause(kWrittenColumns) +
+                                 " WHERE workspace_id = ? AND id = ?";
+  sql::Params params;
+  add_written_values(params, c).id(ws).id(c.id);
+  return conn.execute_unless_duplicate(sql, params).has_value();
 }
 
 sql::ListSql contact_list_sql(const sql::Dialect& dialect, const domain::WorkspaceId& ws,

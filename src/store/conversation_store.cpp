@@ -5,6 +5,7 @@
 #include "store/records/json_string_array.hpp"
 #include "store/records/list_sort_keys.hpp"
 #include "store/records/record_patches.hpp"
+#include "store/records/stored_enums.hpp"
 #include "store/sql/list_page.hpp"
 #include "store/workspace_store.hpp"
 
@@ -26,17 +27,15 @@ constexpr std::string_view kConversationFrom =
     "LEFT JOIN contacts ct ON ct.workspace_id = cv.workspace_id AND ct.id = cv.contact_id "
     "LEFT JOIN agents a ON a.workspace_id = cv.workspace_id AND a.id = cv.agent_id";
 
-domain::ConversationStatus stored_status(const std::string& text) {
-  const auto status = domain::parse_conversation_status(text);
-  if (!status) throw std::runtime_error("stored conversation has unknown status " + text);
-  return *status;
+domain::ConversationStatus stored_status(std::string_view text) {
+  return stored_enum(text, &domain::parse_conversation_status, "conversation status");
 }
 
 domain::Conversation read_conversation(const sql::Rows& row) {
   domain::Conversation c;
   c.id.value = row.text(0);
   c.source = row.text(1);
-  c.status = stored_status(row.text(2));
+  c.status = stored_status(row.text_view(2));
   c.tags = decode_string_array(row.text_view(3));
   c.created_at = {row.int64(4)};
   c.updated_at = {row.int64(5)};
@@ -77,7 +76,7 @@ std::optional<ConversationFields> select_patchable(sql::Connection& conn,
           conn.dialect().lock_rows(""),
       sql::Params().id(ws).id(id));
   if (!row.next()) return std::nullopt;
-  ConversationFields f{stored_status(row.text(0)), decode_string_array(row.text_view(1)),
+  ConversationFields f{stored_status(row.text_view(0)), decode_string_array(row.text_view(1)),
                        std::nullopt, std::nullopt, domain::Timestamp{row.int64(4)}};
   if (!row.is_null(2)) f.agent_id = domain::AgentId{row.text(2)};
   if (!row.is_null(3)) f.department_id = domain::DepartmentId{row.text(3)};

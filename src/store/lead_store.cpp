@@ -8,6 +8,8 @@
 #include "store/records/list_sort_keys.hpp"
 #include "store/records/new_records.hpp"
 #include "store/records/record_patches.hpp"
+#include "store/records/stored_enums.hpp"
+#include "store/sql/column_list.hpp"
 #include "store/sql/list_page.hpp"
 #include "store/workspace_store.hpp"
 
@@ -24,10 +26,25 @@ constexpr std::string_view kLeadColumns =
 constexpr std::string_view kLeadFrom =
     "leads l LEFT JOIN reps r ON r.workspace_id = l.workspace_id AND r.id = l.assigned_rep_id";
 
-domain::PipelineStage stored_stage(const std::string& text) {
-  const auto stage = domain::parse_pipeline_stage(text);
-  if (!stage) throw std::runtime_error("stored lead has unknown pipeline_stage " + text);
-  return *stage;
+// The columns a create and a PATCH both write, in this order, and their values.
+constexpr std::string_view kWrittenColumns =
+    "pipeline_stage, assigned_rep_id, visitor_name, visitor_email, visitor_phone, "
+    "visitor_company, need_summary, tags, expected_billing_amount, updated_at, "
+    "visitor_name_folded, search_folded";
+
+sql::Params& add_written_values(sql::Params& params, const domain::Lead& l) {
+  return params.text(domain::to_string(l.pipeline_stage))
+      .opt_id(l.assigned_rep_id)
+      .text(l.visitor_name)
+      .opt_text(l.visitor_email)
+      .opt_text(l.visitor_phone)
+      .opt_text(l.visitor_company)
+      .text(l.need_summary)
+      .text(encode_string_array(l.tags))
+      .opt_real(l.expected_billing_amount)
+      .int64(l.updated_at.unix_ms)
+      .text(domain::case_fold(l.visitor_name))
+      .text(lead_search_text(l.visitor_name, l.visitor_email, l.visitor_company));
 }
 
 domain::Lead read_lead(const sql::Rows& row) {
@@ -37,7 +54,7 @@ domain::Lead read_lead(const sql::Rows& row) {
   l.visitor_email = row.opt_text(2);
   l.visitor_phone = row.opt_text(3);
   l.visitor_company = row.opt_text(4);
-  l.pipeline_stage = stored_stage(row.text(5));
+  l.pipeline_stage = stored_enum(row.text_view(5), &domain::parse_pipeline_stage, "pipeline_stage");
   l.need_summary = row.text(6);
   l.tags = decode_string_array(row.text_view(7));
   l.source = row.text(8);
@@ -90,29 +107,14 @@ sql::ListSql lead_list_sql(const sql::Dialect& dialect, const domain::WorkspaceI
 
 domain::Lead insert_lead(sql::Connection& conn, const domain::WorkspaceId& ws,
                          const domain::NewLead& lead, domain::Timestamp now) {
+  static const std::string sql =
+      "INSERT INTO leads (id, workspace_id, source, lead_score, created_at, " +
+      std::string(kWrittenColumns) + ") VALUES (?, ?, ?, ?, ?, " +
+      sql::placeholders_for(kWrittenColumns) + ")";
   const domain::Lead out = new_lead_record(lead, now);
-  conn.execute(
-      "INSERT INTO leads (id, workspace_id, visitor_name, visitor_email, visitor_phone, "
-      "visitor_company, pipeline_stage, need_summary, tags, source, expected_billing_amount, "
-      "lead_score, created_at, updated_at, visitor_name_folded, search_folded) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      sql::Params()
-          .id(out.id)
-          .id(ws)
-          .text(out.visitor_name)
-          .opt_text(out.visitor_email)
-          .opt_text(out.visitor_phone)
-          .opt_text(out.visitor_company)
-          .text(domain::to_string(out.pipeline_stage))
-          .text(out.need_summary)
-          .text(encode_string_array(out.tags))
-          .text(out.source)
-          .opt_real(out.expected_billing_amount)
-          .opt_real(out.lead_score)
-          .int64(out.created_at.unix_ms)
-          .int64(out.updated_at.unix_ms)
-          .text(domain::case_fold(out.visitor_name))
-          .text(lead_search_text(out.visitor_name, out.visitor_email, out.visitor_company)));
+  sql::Params params;
+  params.id(out.id).id(ws).text(out.source).opt_real(out.lead_score).int64(out.created_at.unix_ms);
+  conn.execute(sql, add_written_values(params, out));
   return out;
 }
 
@@ -141,26 +143,10 @@ UpdateResult<domain::Lead> LeadStore::update(const domain::WorkspaceId& ws,
     domain::Lead next = apply_patch(*current, patch);
     if (same_patchable_fields(*current, next)) return *current;
     next.updated_at = advance_updated_at(current->updated_at, runner_.now());
-    c.execute(
-        "UPDATE leads SET pipeline_stage = ?, assigned_rep_id = ?, visitor_name = ?, "
-        "visitor_email = ?, visitor_phone = ?, visitor_company = ?, need_summary = ?, tags = ?, "
-        "expected_billing_amount = ?, updated_at = ?, visitor_name_folded = ?, "
-        "search_folded = ? WHERE workspace_id = ? AND id = ?",
-        sql::Params()
-            .text(domain::to_string(next.pipeline_stage))
-            .opt_id(next.assigned_rep_id)
-            .text(next.visitor_name)
-            .opt_text(next.visitor_email)
-            .opt_text(next.visitor_phone)
-            .opt_text(next.visitor_company)
-            .text(next.need_summary)
-            .text(encode_string_array(next.tags))
-            .opt_real(next.expected_billing_amount)
-            .int64(next.updated_at.unix_ms)
-            .text(domain::case_fold(next.visitor_name))
-            .text(lead_search_text(next.visitor_name, next.visitor_email, next.visitor_company))
-            .id(ws)
-            .id(id));
+    static const std::string sql = "UPDATE leads SET " + sql::set_clause(kWrittenColumns) +
+                                   " WHERE workspace_id = ? AND id = ?";
+    sql::Params params;
+    c.execute(sql, add_written_values(params, next).id(ws).id(id));
     // Read back so the rep summary matches the new assignment.
     return *select_lead(c, ws, id);
   });

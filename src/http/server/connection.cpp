@@ -11,10 +11,10 @@
 #include <limits>
 #include <string_view>
 
-#include "http/server/guarded_handler.hpp"
-#include "http/server/lingering_close.hpp"
 #include "http/read_failure.hpp"
 #include "http/request_adapter.hpp"
+#include "http/server/guarded_handler.hpp"
+#include "http/server/lingering_close.hpp"
 
 namespace leadline::http {
 
@@ -134,14 +134,7 @@ void Connection::read_head() {
 }
 
 void Connection::on_head(error_code ec) {
-  if (ec) {
-    if (const auto kind = refusal_for(ec)) {
-      refuse(*kind);
-    } else {
-      close_now();
-    }
-    return;
-  }
+  if (ec) return end_failed_read(ec);
   if (parser_->is_done()) {
     respond();
     return;
@@ -181,14 +174,7 @@ void Connection::read_body() {
 }
 
 void Connection::on_body(error_code ec) {
-  if (ec) {
-    if (const auto kind = refusal_for(ec)) {
-      refuse(*kind);
-    } else {
-      close_now();
-    }
-    return;
-  }
+  if (ec) return end_failed_read(ec);
   respond();
 }
 
@@ -220,6 +206,14 @@ void Connection::send_handled_response() {
   });
 }
 
+void Connection::end_failed_read(error_code ec) {
+  if (const auto kind = refusal_for(ec)) {
+    refuse(*kind);
+  } else {
+    close_now();
+  }
+}
+
 void Connection::refuse(RefusalKind kind) {
   phase_ = Phase::responding;
   // What the parser has kept of the head (whole header lines only) still lets the refusal echo
@@ -230,8 +224,8 @@ void Connection::refuse(RefusalKind kind) {
     head = &request_;
   }
   const Refusal refusal{kind, kind == RefusalKind::kHeadersTooLarge ? config_.header_limit
-                             : kind == RefusalKind::kBodyTooLarge  ? config_.body_limit
-                                                                   : 0};
+                              : kind == RefusalKind::kBodyTooLarge  ? config_.body_limit
+                                                                    : 0};
   render_refusal_guarded(handler_, refusal, head, response_);
   write_response(ResponseFraming{.keep_alive = false});
 }

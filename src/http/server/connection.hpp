@@ -14,8 +14,8 @@
 #include <optional>
 #include <string>
 
-#include "http/server/connection_registry.hpp"
 #include "http/request.hpp"
+#include "http/server/connection_registry.hpp"
 #include "http/server/response_head.hpp"
 #include "http/server/server.hpp"
 
@@ -49,6 +49,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void on_body(boost::system::error_code ec);
   void respond();
   void send_handled_response();
+  // A read that failed: answered with a refusal the client can read, else just closed.
+  void end_failed_read(boost::system::error_code ec);
   void refuse(RefusalKind kind);
   void write_response(const ResponseFraming& framing);
   void on_written(boost::system::error_code ec);

@@ -9,10 +9,10 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "store/sql/connection.hpp"
+#include "store/sql/text_keyed_map.hpp"
 
 struct pg_conn;
 
@@ -59,17 +59,13 @@ class Connection final : public sql::Connection {
 
  private:
   class Result;
-  struct TextHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
 
   // Runs a prepared statement and returns a cursor over its result (from the free list).
   Result& run(std::string_view sql, const sql::Params& params);
   const std::string& statement_name(std::string_view sql);
 
   pg_conn* conn_ = nullptr;
-  std::unordered_map<std::string, std::string, TextHash, std::equal_to<>> prepared_;
+  sql::TextKeyedMap<std::string> prepared_;       // SQL text -> statement name
   std::vector<std::unique_ptr<Result>> results_;  // every cursor made; reused when released
   std::vector<Result*> free_results_;
   std::vector<std::string> param_text_;  // numbers as text, reused between statements

@@ -8,10 +8,10 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "store/sql/connection.hpp"
+#include "store/sql/text_keyed_map.hpp"
 
 struct sqlite3;
 
@@ -47,10 +47,6 @@ class Connection final : public sql::Connection {
 
  private:
   struct Statement;
-  struct TextHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
 
   // A cached statement for `sql` with `params` bound, marked in use until released.
   Statement& prepare(std::string_view sql, const sql::Params& params);
@@ -58,9 +54,7 @@ class Connection final : public sql::Connection {
   sqlite3* db_ = nullptr;
   // Usually one statement per SQL text; a second one is prepared only when the same SQL is
   // run while the first is still being stepped.
-  std::unordered_map<std::string, std::vector<std::unique_ptr<Statement>>, TextHash,
-                     std::equal_to<>>
-      cache_;
+  sql::TextKeyedMap<std::vector<std::unique_ptr<Statement>>> cache_;
 };
 
 // BEGIN IMMEDIATE for writes (takes the write lock up front, so two processes never deadlock
