@@ -1,4 +1,4 @@
-// The request pipeline in the contract's order (docs/api.md, "Order of checks"): route (404,
+// The request pipeline in the contract's order (docs/api.md, "Authentication"): route (404,
 // 405) -> authenticate (401) -> IP whitelist (403) -> rate limit (429, or 503 when the shared
 // limiter is unreachable) -> scope (403) -> validation (400) -> operation. Each step ends in an
 // Outcome; an unreachable database becomes a 503 and anything else thrown below a 500 that

@@ -1,5 +1,5 @@
 // The paging, sorting and search parameters shared by every list endpoint, decoded and checked
-// against decisions.md ("Lists", "Fine print").
+// against the list rules of docs/api.md ("Lists: paging, sorting, search").
 #pragma once
 
 #include <array>

@@ -1,4 +1,4 @@
-// Field order follows the interface document's tables so responses read like the reference.
+// Field order follows docs/api.md's field tables, so responses read like the reference.
 #include "api/record_responses.hpp"
 
 namespace leadline::api {

@@ -1,4 +1,4 @@
-// Conversation and message fields of import lines (decisions.md, "Operator interface").
+// Conversation and message fields of import lines (README.md, "Operator commands").
 #include "cli/import_conversation.hpp"
 
 #include <algorithm>
@@ -159,7 +159,7 @@ api::Decoded<domain::NewConversation> decode_import_conversation(json::object li
   auto visitor = decode_visitor(line);
   if (auto* bad = api::failed(visitor)) return *bad;
   conversation.visitor = std::get<std::optional<domain::NewContact>>(std::move(visitor));
-  // A contact created from a visitor dates from its conversation (decisions.md, Fine print).
+  // A contact created from a visitor dates from its conversation (README.md, "Operator commands").
   if (conversation.visitor) conversation.visitor->created_at = conversation.created_at;
 
   auto agent_id = optional_uuid(field("agent_id"), "agent_id");

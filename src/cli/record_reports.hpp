@@ -1,5 +1,5 @@
 // The JSON shapes the operator command prints for workspaces, people, departments, API keys
-// and usage reports (decisions.md, "Operator interface").
+// and usage reports (README.md, "Operator commands").
 #pragma once
 
 #include <boost/json/object.hpp>

@@ -1,4 +1,4 @@
-// The validation rules of decisions.md ("Validation", "Fine print") in one place.
+// The validation rules of docs/api.md ("Validation rules") in one place.
 #include "domain/field_rules.hpp"
 
 #include <algorithm>

@@ -39,7 +39,8 @@ std::optional<RuleError> check_max_length(std::string_view field, std::string_vi
 std::optional<RuleError> check_required_text(std::string_view field, std::string_view value,
                                              std::size_t max_code_points);
 
-// Trims, then applies the e-mail rule of decisions.md; returns the trimmed address.
+// Trims, then applies the e-mail rule of docs/api.md ("Validation rules"); returns the trimmed
+// address.
 struct EmailCheck {
   std::optional<std::string> address;
   std::optional<RuleError> error;

@@ -1,4 +1,4 @@
-// Query-string decoding and the list parameter rules of decisions.md.
+// Query-string decoding and the list parameter rules of docs/api.md.
 #include <gtest/gtest.h>
 
 #include "api/list_params.hpp"

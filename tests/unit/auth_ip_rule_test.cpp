@@ -207,7 +207,7 @@ TEST(AnyContains, ChecksEveryRange) {
   EXPECT_FALSE(any_contains({}, ip("10.1.1.1")));
 }
 
-// --- X-Forwarded-For (decisions.md, Fine print) ---------------------------------------------
+// --- X-Forwarded-For (docs/api.md, "Authentication") -----------------------------------------
 
 class ResolveClientIp : public ::testing::Test {
  protected:

@@ -1,4 +1,4 @@
-// Unit tests for parse_rate_limit: the --rate-limit "N/D" syntax of decisions.md.
+// Unit tests for parse_rate_limit: the --rate-limit "N/D" syntax of docs/api.md ("Rate limits").
 #include <gtest/gtest.h>
 
 #include "auth/rate_limiter.hpp"

@@ -140,7 +140,7 @@ function pickMediaType(content, contentType) {
 
 const isJson = (mediaType) => /^application\/(?:[\w.+-]+\+)?json$/.test(essence(mediaType));
 
-// leadline's e-mail rule (decisions.md): letters of any script are allowed in the domain, so the
+// leadline's e-mail rule (docs/api.md, "Validation rules"): letters of any script are allowed in the domain, so the
 // JSON Schema format is idn-email, which ajv-formats does not provide.
 const LABEL = '[\\p{L}\\p{M}0-9](?:[\\p{L}\\p{M}0-9-]{0,61}[\\p{L}\\p{M}0-9])?';
 const IDN_EMAIL = new RegExp(`^[^\\s\\p{Cc}@]{1,64}@(?:${LABEL}\\.)+${LABEL}$`, 'u');
