@@ -19,7 +19,6 @@ class AuthTest : public ApiTest {
   }
 };
 
-const std::string kAbsentId = "01890a5d-ac96-774b-bcce-b302099a8057";
 
 TEST_F(AuthTest, MissingOrInvalidKeyIs401WithoutRateLimitHeaders) {
   const std::string key = ws_.rw.key;

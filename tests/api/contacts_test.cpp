@@ -15,7 +15,7 @@ class ContactsTest : public ApiTest {};
 const KeySet kCreate = {"id",           "first_name", "last_name",     "email",     "phone",
                         "company_name", "tags",       "profile_notes", "created_at"};
 
-const KeySet kListItem = {"id",
+const KeySet kContactListItem = {"id",
                           "first_name",
                           "last_name",
                           "email",
@@ -103,7 +103,7 @@ TEST_F(ContactsTest, ListItemHasExactlyTheDocumentedFieldsAndDefaults) {
   ASSERT_TRUE(is_list_envelope(r));
   ASSERT_EQ(r.data().as_array().size(), 1u);
   const auto& item = r.data().as_array()[0].as_object();
-  EXPECT_EQ(keys_of(item), kListItem) << r.describe();
+  EXPECT_EQ(keys_of(item), kContactListItem) << r.describe();
   EXPECT_TRUE(item.at("avatar_url").is_null());
   EXPECT_EQ(item.at("interest_summary"), "");
   EXPECT_EQ(item.at("conversation_count"), 0);
@@ -119,7 +119,7 @@ TEST_F(ContactsTest, GetOneReturnsTheListItem) {
   HttpResponse r = get("/contacts?id=" + id);
   ASSERT_STATUS(r, 200u);
   ASSERT_TRUE(is_single_envelope(r));
-  EXPECT_EQ(keys_of(r.data()), kListItem);
+  EXPECT_EQ(keys_of(r.data()), kContactListItem);
   json::array all = list_all("contacts");
   ASSERT_EQ(all.size(), 1u);
   EXPECT_EQ(r.data(), all[0]);
@@ -138,7 +138,7 @@ TEST_F(ContactsTest, PatchReturnsTheFullRecordAndChangesOnlyProvidedFields) {
   HttpResponse r = patch("/contacts?id=" + id, json::object{{"company_name", "New Co"}});
   ASSERT_STATUS(r, 200u);
   ASSERT_TRUE(is_single_envelope(r));
-  EXPECT_EQ(keys_of(r.data()), kListItem);
+  EXPECT_EQ(keys_of(r.data()), kContactListItem);
   const auto& d = r.data().as_object();
   EXPECT_EQ(d.at("company_name"), "New Co");
   for (const auto& kv : before) {

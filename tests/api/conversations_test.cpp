@@ -35,7 +35,7 @@ class ConversationsTest : public ApiTest {
   std::string t0_, t1_, t2_;
 };
 
-const KeySet kListItem = {"id",           "source",        "status",          "tags",
+const KeySet kConversationListItem = {"id",           "source",        "status",          "tags",
                           "created_at",   "updated_at",    "agent_id",        "department_id",
                           "visitor_name", "visitor_email", "visitor_company", "agent_name",
                           "last_message", "message_count"};
@@ -65,7 +65,7 @@ TEST_F(ConversationsTest, ListItemHasExactlyTheDocumentedFieldsAndValues) {
   ASSERT_TRUE(is_list_envelope(r));
   ASSERT_EQ(r.data().as_array().size(), 1u);
   const auto& item = r.data().as_array()[0].as_object();
-  EXPECT_EQ(keys_of(item), kListItem) << r.describe();
+  EXPECT_EQ(keys_of(item), kConversationListItem) << r.describe();
   EXPECT_EQ(item.at("id"), json::value(id));
   EXPECT_EQ(item.at("source"), "widget");
   EXPECT_EQ(item.at("status"), "open");

@@ -18,7 +18,6 @@ namespace {
 
 class HttpBasicsTest : public ApiTest {};
 
-const std::string kAbsentId = "01890a5d-ac96-774b-bcce-b302099a8057";
 
 std::set<std::string> allow_methods(const HttpResponse& r) {
   std::set<std::string> methods;

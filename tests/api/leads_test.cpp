@@ -16,7 +16,7 @@ const KeySet kCreateBase = {"id",        "visitor_name", "pipeline_stage",      
                             "tags",      "source",       "expected_billing_amount", "created_at",
                             "updated_at"};
 
-const KeySet kListItem = {"id",
+const KeySet kLeadListItem = {"id",
                           "visitor_name",
                           "visitor_email",
                           "visitor_phone",
@@ -116,7 +116,7 @@ TEST_F(LeadsTest, ListItemHasExactlyTheDocumentedFields) {
   ASSERT_TRUE(is_list_envelope(r));
   ASSERT_EQ(r.data().as_array().size(), 1u);
   const auto& item = r.data().as_array()[0].as_object();
-  EXPECT_EQ(keys_of(item), kListItem) << r.describe();
+  EXPECT_EQ(keys_of(item), kLeadListItem) << r.describe();
   EXPECT_TRUE(item.at("visitor_email").is_null());
   EXPECT_TRUE(item.at("visitor_phone").is_null());
   EXPECT_TRUE(item.at("visitor_company").is_null());
@@ -134,7 +134,7 @@ TEST_F(LeadsTest, GetOneReturnsTheListItem) {
   HttpResponse r = get("/leads?id=" + id);
   ASSERT_STATUS(r, 200u);
   ASSERT_TRUE(is_single_envelope(r));
-  EXPECT_EQ(keys_of(r.data()), kListItem);
+  EXPECT_EQ(keys_of(r.data()), kLeadListItem);
   json::array all = list_all("leads");
   ASSERT_EQ(all.size(), 1u);
   EXPECT_EQ(r.data(), all[0]);
@@ -149,7 +149,7 @@ TEST_F(LeadsTest, PatchReturnsTheFullUpdatedRecordInListItemShape) {
   HttpResponse r = patch("/leads?id=" + id, json::object{{"pipeline_stage", "contacted"}});
   ASSERT_STATUS(r, 200u);
   ASSERT_TRUE(is_single_envelope(r));
-  EXPECT_EQ(keys_of(r.data()), kListItem);
+  EXPECT_EQ(keys_of(r.data()), kLeadListItem);
   EXPECT_EQ(r.data().as_object().at("pipeline_stage"), "contacted");
   EXPECT_EQ(r.data(), json::value(get_one("leads", id)));
 }
@@ -313,7 +313,7 @@ TEST_F(LeadsTest, ImportedLeadScoreIsVisibleInListGetOneAndPatch) {
   json::array items = list_all("leads");
   ASSERT_EQ(items.size(), 1u);
   const auto& item = items[0].as_object();
-  EXPECT_EQ(keys_of(item), kListItem);
+  EXPECT_EQ(keys_of(item), kLeadListItem);
   ASSERT_TRUE(item.at("lead_score").is_number());
   EXPECT_DOUBLE_EQ(item.at("lead_score").to_number<double>(), 42.0);
   std::string id = str(item.at("id"));

@@ -18,7 +18,6 @@ namespace {
 
 class AdminCommandsTest : public CliTest {};
 
-const std::string kAbsentId = "01890a5d-ac96-774b-bcce-b302099a8057";
 const KeySet kKeyCreated = {"id", "key", "name", "scopes", "allowed_ips", "created_at"};
 const KeySet kKeyListed = {"id",         "name",   "scopes",    "allowed_ips",
                            "created_at", "prefix", "revoked_at"};

@@ -16,6 +16,7 @@
 #include "support/cli_runner.hpp"
 #include "support/http_client.hpp"
 #include "support/server_process.hpp"
+#include "support/test_ids.hpp"
 
 namespace leadline_test {
 
