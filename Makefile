@@ -8,9 +8,8 @@ DB        ?= sqlite:./data/leadline.db
 
 DEB_PACKAGES := g++ cmake ninja-build pkg-config libboost1.81-dev libboost-json1.81-dev \
                 libboost-url1.81-dev libboost-program-options1.81-dev libsqlite3-dev libpq-dev \
-                libhiredis-dev libssl-dev libgtest-dev libgmock-dev googletest libbenchmark-dev \
-                postgresql redis-server clang-14 libclang-rt-14-dev \
-                libtomlplusplus-dev ccache mold
+                libhiredis-dev libssl-dev libgtest-dev postgresql redis-server clang-14 \
+                libclang-rt-14-dev libtomlplusplus-dev ccache mold
 
 # Installing needs root: as another user the Makefile runs apt-get through sudo.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -201,8 +200,9 @@ BENCH_SECONDS      ?= 10
 BENCH_JOBS         ?= $(JOBS)
 BENCH_ARGS         ?=
 # What the benchmark needs beyond the build and test packages (DEB_PACKAGES, which bring
-# postgresql): the load generator, the static-file baseline and curl for the set-up requests.
-BENCH_DEB_PACKAGES := wrk nginx curl
+# postgresql): the load generator, the static-file baseline, curl for the set-up requests and
+# Google Benchmark for bench/micro.
+BENCH_DEB_PACKAGES := wrk nginx curl libbenchmark-dev
 
 .PHONY: bench-deps bench-build bench bench-large bench-growth
 

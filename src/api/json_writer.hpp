@@ -64,7 +64,4 @@ class JsonWriter {
   bool need_comma_ = false;
 };
 
-// Escapes `s` as a JSON string literal (with quotes) onto `out`.
-void append_json_string(std::string& out, std::string_view s);
-
 }  // namespace leadline::api

@@ -1,5 +1,9 @@
-// Percent-decoding per RFC 3986 with '+' as space (HTML form convention that clients use).
+// Splits the query at '&' and '=', decodes each part with Boost.URL (percent escapes, '+' as a
+// space, as HTML forms and the clients imitating them write it) and applies the API's rules.
 #include "api/query_params.hpp"
+
+#include <boost/url/encoding_opts.hpp>
+#include <boost/url/pct_string_view.hpp>
 
 #include "domain/unicode_text.hpp"
 
@@ -7,52 +11,28 @@ namespace leadline::api {
 
 namespace {
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-std::optional<std::string> percent_decode(std::string_view in) {
-  std::string out;
-  out.reserve(in.size());
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    const char c = in[i];
-    if (c == '+') {
-      out.push_back(' ');
-    } else if (c == '%') {
-      if (i + 2 >= in.size()) return std::nullopt;
-      const int hi = hex_digit(in[i + 1]);
-      const int lo = hex_digit(in[i + 2]);
-      if (hi < 0 || lo < 0) return std::nullopt;
-      out.push_back(static_cast<char>(hi * 16 + lo));
-      i += 2;
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out;
+// Nothing when a '%' is not followed by two hex digits.
+std::optional<std::string> form_decode(std::string_view encoded) {
+  const auto escaped = boost::urls::make_pct_string_view(encoded);
+  if (!escaped) return std::nullopt;
+  return escaped->decode(boost::urls::encoding_opts(/*space_as_plus=*/true));
 }
 
 }  // namespace
 
 Decoded<QueryParams> QueryParams::parse(std::string_view query) {
   QueryParams params;
-  std::size_t start = 0;
-  while (start <= query.size()) {
-    std::size_t end = query.find('&', start);
-    if (end == std::string_view::npos) end = query.size();
-    const std::string_view pair = query.substr(start, end - start);
-    start = end + 1;
-    if (pair.empty()) {
-      if (end == query.size()) break;
-      continue;
-    }
+  // Split by hand: boost::urls::parse_query refuses bytes RFC 3986 keeps out of a query (raw
+  // UTF-8, '"', '|', '[', ...) that Beast passes through and the API has always accepted.
+  while (!query.empty()) {
+    const std::size_t amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+    if (pair.empty()) continue;
     const std::size_t eq = pair.find('=');
-    auto name = percent_decode(pair.substr(0, eq));
+    auto name = form_decode(pair.substr(0, eq));
     auto value =
-        percent_decode(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1));
+        form_decode(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1));
     if (!name || !value) return BadRequest{"query string has a malformed percent-encoding"};
     if (!domain::is_valid_utf8(*name) || !domain::is_valid_utf8(*value)) {
       return BadRequest{"query string is not valid UTF-8"};

@@ -1,104 +1,67 @@
-// Parsing and matching of IP addresses and CIDR ranges, and the X-Forwarded-For walk.
+// Parsing and masking of IP addresses and CIDR ranges with Asio's address and network types; the
+// rules Asio does not make (what it accepts but the API refuses, IPv4-mapped folding) and the
+// X-Forwarded-For walk.
 #include "auth/ip_rule.hpp"
 
-#include <arpa/inet.h>
-
-#include <string>
+#include <algorithm>
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/ip/network_v4.hpp>
+#include <boost/asio/ip/network_v6.hpp>
+#include <charconv>
 
 namespace leadline::auth {
 
 namespace {
 
-constexpr std::array<std::uint8_t, 12> kMappedPrefix = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+namespace asio_ip = boost::asio::ip;
 
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
+IpAddress from_asio(const asio_ip::address_v4& address) {
+  IpAddress out{.v4 = true};
+  const auto bytes = address.to_bytes();
+  std::copy(bytes.begin(), bytes.end(), out.bytes.begin());
+  return out;
 }
 
-// Decimal 0..max without sign or leading zeros ("0" itself is fine), so "010" cannot be read
-// as octal 8 by one tool and decimal 10 by another.
-std::optional<unsigned> parse_decimal(std::string_view text, unsigned max) {
-  if (text.empty() || text.size() > 3) return std::nullopt;
-  if (text.size() > 1 && text.front() == '0') return std::nullopt;
-  unsigned value = 0;
-  for (const char c : text) {
-    if (!is_digit(c)) return std::nullopt;
-    value = value * 10 + static_cast<unsigned>(c - '0');
-  }
-  if (value > max) return std::nullopt;
-  return value;
+IpAddress from_asio(const asio_ip::address_v6& address) {
+  IpAddress out{.v4 = false};
+  const auto bytes = address.to_bytes();
+  std::copy(bytes.begin(), bytes.end(), out.bytes.begin());
+  return out;
 }
 
-// Strict dotted quad: exactly four decimal octets; leading zeros are rejected (see above).
-std::optional<IpAddress> parse_ipv4(std::string_view text) {
-  IpAddress ip;
-  ip.v4 = true;
-  for (std::size_t octet = 0; octet < 4; ++octet) {
-    const std::size_t dot = text.find('.');
-    const bool last = octet == 3;
-    if (last != (dot == std::string_view::npos)) return std::nullopt;
-    const auto value = parse_decimal(text.substr(0, dot), 255);
-    if (!value) return std::nullopt;
-    ip.bytes[octet] = static_cast<std::uint8_t>(*value);
-    text = last ? std::string_view{} : text.substr(dot + 1);
-  }
-  return ip;
+asio_ip::address_v4 to_v4(const IpAddress& address) {
+  asio_ip::address_v4::bytes_type bytes;
+  std::copy_n(address.bytes.begin(), bytes.size(), bytes.begin());
+  return asio_ip::address_v4(bytes);
 }
 
-std::optional<IpAddress> parse_ipv6(std::string_view text) {
-  // inet_pton needs a terminated string; the longest IPv6 text form is 45 characters. A NUL
-  // inside would end the copy early, so "::\0junk" would read as "::".
-  if (text.size() > 45 || text.find('\0') != std::string_view::npos) return std::nullopt;
-  const std::string copy(text);
-  IpAddress ip;
-  ip.v4 = false;
-  if (inet_pton(AF_INET6, copy.c_str(), ip.bytes.data()) != 1) return std::nullopt;
-  return ip;
-}
-
-bool is_v4_mapped(const IpAddress& ip) {
-  if (ip.v4) return false;
-  for (std::size_t i = 0; i < kMappedPrefix.size(); ++i) {
-    if (ip.bytes[i] != kMappedPrefix[i]) return false;
-  }
-  return true;
-}
-
-IpAddress unmap(const IpAddress& mapped) {
-  IpAddress ip;
-  ip.v4 = true;
-  for (std::size_t i = 0; i < 4; ++i) ip.bytes[i] = mapped.bytes[12 + i];
-  return ip;
+asio_ip::address_v6 to_v6(const IpAddress& address) {
+  asio_ip::address_v6::bytes_type bytes;
+  std::copy_n(address.bytes.begin(), bytes.size(), bytes.begin());
+  return asio_ip::address_v6(bytes);
 }
 
 IpAddress as_mapped_v6(const IpAddress& v4) {
-  IpAddress ip;
-  ip.v4 = false;
-  for (std::size_t i = 0; i < kMappedPrefix.size(); ++i) ip.bytes[i] = kMappedPrefix[i];
-  for (std::size_t i = 0; i < 4; ++i) ip.bytes[12 + i] = v4.bytes[i];
-  return ip;
+  return from_asio(asio_ip::make_address_v6(asio_ip::v4_mapped, to_v4(v4)));
 }
 
-void zero_host_bits(IpAddress& ip, unsigned prefix_length) {
-  for (std::size_t i = 0; i < ip.bytes.size(); ++i) {
-    const unsigned first_bit = static_cast<unsigned>(i) * 8;
-    if (first_bit >= prefix_length) {
-      ip.bytes[i] = 0;
-    } else if (first_bit + 8 > prefix_length) {
-      ip.bytes[i] &= static_cast<std::uint8_t>(0xFF << (first_bit + 8 - prefix_length));
-    }
-  }
+// The address with the bits after `prefix_length` zeroed.
+IpAddress network_of(const IpAddress& address, unsigned prefix_length) {
+  const auto prefix = static_cast<unsigned short>(prefix_length);
+  if (address.v4) return from_asio(asio_ip::network_v4(to_v4(address), prefix).network());
+  return from_asio(asio_ip::network_v6(to_v6(address), prefix).network());
 }
 
-bool same_prefix(const IpAddress& a, const IpAddress& b, unsigned prefix_length) {
-  const unsigned whole = prefix_length / 8;
-  for (unsigned i = 0; i < whole; ++i) {
-    if (a.bytes[i] != b.bytes[i]) return false;
-  }
-  const unsigned rest = prefix_length % 8;
-  if (rest == 0) return true;
-  const auto mask = static_cast<std::uint8_t>(0xFF << (8 - rest));
-  return (a.bytes[whole] & mask) == (b.bytes[whole] & mask);
+// Decimal 0..max without sign or leading zeros ("0" itself is fine), as in the addresses.
+// Asio's make_network_v4/v6 read the prefix with atoi, which takes "08" and overflows on a
+// long run of digits, so the prefix is read here.
+std::optional<unsigned> parse_prefix_length(std::string_view text, unsigned max) {
+  if (text.size() > 1 && text.front() == '0') return std::nullopt;
+  unsigned value = 0;
+  const char* const end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc{} || stop != end || value > max) return std::nullopt;
+  return value;
 }
 
 std::string_view trim_ows(std::string_view s) {
@@ -110,17 +73,31 @@ std::string_view trim_ows(std::string_view s) {
 }  // namespace
 
 std::optional<IpAddress> parse_ip(std::string_view text) {
-  if (text.find(':') == std::string_view::npos) return parse_ipv4(text);
-  auto ip = parse_ipv6(text);
-  if (ip && is_v4_mapped(*ip)) return unmap(*ip);
-  return ip;
+  // Asio reads the text only up to a NUL ("::\0junk" would be "::"), and takes "%..." as a zone
+  // (scope id) on any IPv6 address ("::1%eth0"): neither is one plain address, so both are
+  // refused here. IPv4 is strict dotted-quad (no "127.1", no leading zeros) because Asio hands
+  // it to the C library's inet_pton, which is.
+  if (text.find_first_of(std::string_view("\0%", 2)) != std::string_view::npos) {
+    return std::nullopt;
+  }
+  boost::system::error_code error;
+  const asio_ip::address address = asio_ip::make_address(text, error);
+  if (error) return std::nullopt;
+  if (address.is_v4()) return from_asio(address.to_v4());
+  const asio_ip::address_v6 v6 = address.to_v6();
+  if (v6.is_v4_mapped()) return from_asio(asio_ip::make_address_v4(asio_ip::v4_mapped, v6));
+  return from_asio(v6);
 }
 
-bool IpRange::contains(const IpAddress& ip) const {
-  if (base.v4 == ip.v4) return same_prefix(base, ip, prefix_length);
+bool IpRange::contains(const IpAddress& address) const {
+  if (base.v4 == address.v4) {
+    return network_of(address, prefix_length) == network_of(base, prefix_length);
+  }
   // A v6 range covering ::ffff:0:0/96 (for example ::/0) also covers the IPv4 addresses that
   // arrive mapped into it; a v4 range never covers a (non-mapped) v6 address.
-  if (!base.v4) return same_prefix(base, as_mapped_v6(ip), prefix_length);
+  if (!base.v4) {
+    return network_of(as_mapped_v6(address), prefix_length) == network_of(base, prefix_length);
+  }
   return false;
 }
 
@@ -133,7 +110,7 @@ std::optional<IpRange> parse_ip_range(std::string_view text) {
   const unsigned max_prefix = written_as_v6 ? 128 : 32;
   unsigned prefix = max_prefix;
   if (slash != std::string_view::npos) {
-    const auto parsed = parse_decimal(text.substr(slash + 1), max_prefix);
+    const auto parsed = parse_prefix_length(text.substr(slash + 1), max_prefix);
     if (!parsed) return std::nullopt;
     prefix = *parsed;
   }
@@ -152,7 +129,7 @@ std::optional<IpRange> parse_ip_range(std::string_view text) {
     range.base = *address;
     range.prefix_length = prefix;
   }
-  zero_host_bits(range.base, range.prefix_length);
+  range.base = network_of(range.base, range.prefix_length);
   return range;
 }
 

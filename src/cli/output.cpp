@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "domain/unicode_text.hpp"
+#include "json_text/json_text.hpp"
 
 namespace leadline::cli {
 
@@ -105,7 +106,50 @@ void render_object(const json::object& object, const std::string& indent, std::s
   }
 }
 
+void append_json(std::string& out, const json::value& v) {
+  switch (v.kind()) {
+    case json::kind::object: {
+      out += '{';
+      const char* separator = "";
+      for (const auto& field : v.get_object()) {
+        out += separator;
+        separator = ",";
+        json_text::append_string(out, field.key());
+        out += ':';
+        append_json(out, field.value());
+      }
+      out += '}';
+      return;
+    }
+    case json::kind::array: {
+      out += '[';
+      const char* separator = "";
+      for (const auto& element : v.get_array()) {
+        out += separator;
+        separator = ",";
+        append_json(out, element);
+      }
+      out += ']';
+      return;
+    }
+    case json::kind::string:
+      json_text::append_string(out, v.get_string());
+      return;
+    case json::kind::double_:
+      json_text::append_number(out, v.get_double());
+      return;
+    default:  // null, bool and integers, which Boost.JSON writes plainly
+      out += json::serialize(v);
+  }
+}
+
 }  // namespace
+
+std::string render_json(const json::value& value) {
+  std::string out;
+  append_json(out, value);
+  return out;
+}
 
 std::string render_human(const json::value& value) {
   std::string out;
@@ -123,7 +167,7 @@ std::string render_human(const json::value& value) {
 
 void Output::emit(const Report& report) {
   if (json_) {
-    stream_ << json::serialize(report.data) << '\n';
+    stream_ << render_json(report.data) << '\n';
   } else {
     if (!report.headline.empty()) stream_ << report.headline << '\n';
     if (report.human_body) stream_ << render_human(report.data);

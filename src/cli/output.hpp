@@ -32,4 +32,8 @@ class Output {
 // Objects become aligned "key  value" lines, arrays of objects become tables, null becomes "-".
 std::string render_human(const boost::json::value& value);
 
+// Compact JSON with doubles written as the API writes them ("0.2", "1"), not as Boost.JSON's
+// serializer does ("2E-1", "1E0").
+std::string render_json(const boost::json::value& value);
+
 }  // namespace leadline::cli

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "json_text/json_text.hpp"
+
 namespace leadline::observability {
 
 namespace {
@@ -40,39 +42,6 @@ void append_now(std::string& out) {
   out.append(text, static_cast<std::size_t>(n));
 }
 
-void append_json_string(std::string& out, std::string_view text) {
-  out += '"';
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (u < 0x20) {
-          char escaped[8];
-          std::snprintf(escaped, sizeof escaped, "\\u%04x", u);
-          out += escaped;
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
-
 // Text values stay bare when that is unambiguous, else they are quoted like JSON strings.
 void append_text_value(std::string& out, std::string_view text) {
   bool bare = !text.empty();
@@ -82,7 +51,7 @@ void append_text_value(std::string& out, std::string_view text) {
   if (bare) {
     out += text;
   } else {
-    append_json_string(out, text);
+    json_text::append_string(out, text);
   }
 }
 
@@ -139,13 +108,13 @@ std::string Logger::format(Level level, std::string_view msg,
     line += R"(","level":")";
     line += level_name(level);
     line += R"(","msg":)";
-    append_json_string(line, msg);
+    json_text::append_string(line, msg);
     for (const Field& field : fields) {
       line += ',';
-      append_json_string(line, field.key);
+      json_text::append_string(line, field.key);
       line += ':';
       if (const auto* text = std::get_if<std::string_view>(&field.value)) {
-        append_json_string(line, *text);
+        json_text::append_string(line, *text);
       } else {
         append_number(line, field);
       }

@@ -77,6 +77,17 @@ TEST(ParseIp, RejectsMalformedIpv6) {
   }
 }
 
+// Asio reads "%..." as a zone (scope id) and stops at a NUL; neither is one plain address.
+TEST(ParseIp, RejectsZonesAndNulsThatAsioWouldRead) {
+  for (const std::string& text :
+       {std::string("fe80::1%1"), std::string("fe80::1%eth0"), std::string("::1%"),
+        std::string("::\0junk", 7), std::string("1.2.3.4\0", 8)}) {
+    EXPECT_FALSE(parse_ip(text)) << text;
+  }
+  EXPECT_FALSE(parse_ip_range("fe80::%1/64"));
+  EXPECT_FALSE(parse_ip_range(std::string("10.0.0.0/8\0", 11)));
+}
+
 TEST(ParseIp, MappedIpv6BecomesIpv4) {
   EXPECT_EQ(ip("::ffff:1.2.3.4"), ip("1.2.3.4"));
   EXPECT_EQ(ip("::FFFF:1.2.3.4"), ip("1.2.3.4"));

@@ -1,33 +1,15 @@
-// A deliberately small JSON reader/writer: the store only ever holds arrays of strings.
+// A deliberately small JSON reader: the store only ever holds arrays of strings; the strings are
+// written by json_text like every other JSON of leadline.
 #include "store/records/json_string_array.hpp"
 
 #include <stdexcept>
 
 #include "domain/unicode_text.hpp"
+#include "json_text/json_text.hpp"
 
 namespace leadline::store {
 
 namespace {
-
-constexpr char kHex[] = "0123456789abcdef";
-
-void append_escaped(std::string& out, std::string_view s) {
-  out.push_back('"');
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (u < 0x20) {
-      out += "\\u00";
-      out.push_back(kHex[u >> 4]);
-      out.push_back(kHex[u & 0x0F]);
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('"');
-}
 
 class Reader {
  public:
@@ -160,7 +142,7 @@ std::string encode_string_array(const std::vector<std::string>& values) {
   std::string out = "[";
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (i > 0) out.push_back(',');
-    append_escaped(out, values[i]);
+    json_text::append_string(out, values[i]);
   }
   out.push_back(']');
   return out;
