@@ -45,9 +45,8 @@ void append_boost_serialize(std::string& out, std::string_view s) {
   out += boost::json::serialize(boost::json::string_view(s.data(), s.size()));
 }
 
-// Boost.JSON's serializer writing straight into the output, without serialize()'s temporary.
-void append_boost_serializer(std::string& out, std::string_view s) {
-  boost::json::serializer serializer;
+// Drains `serializer` (reset to `s`) straight into the output, without serialize()'s temporary.
+void drain(boost::json::serializer& serializer, std::string& out, std::string_view s) {
   serializer.reset(boost::json::string_view(s.data(), s.size()));
   while (!serializer.done()) {
     const std::size_t at = out.size();
@@ -57,16 +56,16 @@ void append_boost_serializer(std::string& out, std::string_view s) {
   }
 }
 
+// Boost.JSON's serializer writing straight into the output.
+void append_boost_serializer(std::string& out, std::string_view s) {
+  boost::json::serializer serializer;
+  drain(serializer, out, s);
+}
+
 // The same with one serializer kept for every string, as a writer would keep it.
 void append_boost_serializer_kept(std::string& out, std::string_view s) {
   static thread_local boost::json::serializer serializer;
-  serializer.reset(boost::json::string_view(s.data(), s.size()));
-  while (!serializer.done()) {
-    const std::size_t at = out.size();
-    out.resize(at + s.size() + 64);
-    const auto written = serializer.read(out.data() + at, s.size() + 64);
-    out.resize(at + written.size());
-  }
+  drain(serializer, out, s);
 }
 
 using Append = void (*)(std::string&, std::string_view);

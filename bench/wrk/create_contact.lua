@@ -2,17 +2,9 @@
 -- e-mail de-duplication never answers 409. Usage: wrk ... -s create_contact.lua URL -- RUN_TAG
 dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "numbered_threads.lua")
 
-function init(args)
-  run = args[1] or "run"
-  counter = 0
-  send_json("POST")
-end
-
-function request()
-  counter = counter + 1
-  local body = string.format(
+post_unique(function(run, tid, n)
+  return string.format(
     '{"first_name":"Bench","last_name":"Contact %d-%d","email":"contact.%s.%d.%d@bench.example.net",' ..
     '"phone":"+1 555 0100","company_name":"Benchmark Inc","tags":["bench"]}',
-    tid, counter, run, tid, counter)
-  return wrk.format(nil, nil, nil, body)
-end
+    tid, n, run, tid, n)
+end)

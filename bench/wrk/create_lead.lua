@@ -2,18 +2,10 @@
 -- so every request is a real insert. Usage: wrk ... -s create_lead.lua URL -- RUN_TAG
 dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "numbered_threads.lua")
 
-function init(args)
-  run = args[1] or "run"
-  counter = 0
-  send_json("POST")
-end
-
-function request()
-  counter = counter + 1
-  local body = string.format(
+post_unique(function(run, tid, n)
+  return string.format(
     '{"visitor_name":"Bench Lead %s-%d-%d","visitor_email":"lead.%s.%d.%d@bench.example.net",' ..
     '"visitor_company":"Benchmark Inc","pipeline_stage":"new","need_summary":"created by wrk",' ..
     '"tags":["bench"],"source":"bench","expected_billing_amount":%d}',
-    run, tid, counter, run, tid, counter, 100 + counter % 5000)
-  return wrk.format(nil, nil, nil, body)
-end
+    run, tid, n, run, tid, n, 100 + n % 5000)
+end)

@@ -11,3 +11,18 @@ function send_json(method)
   wrk.method = method
   wrk.headers["Content-Type"] = "application/json"
 end
+
+-- The script POSTs a new record per request: make_body(run, tid, n) gives the JSON of the n-th
+-- request of thread tid, RUN_TAG (wrk's first script argument) keeping runs apart.
+function post_unique(make_body)
+  function init(args)
+    run = args[1] or "run"
+    counter = 0
+    send_json("POST")
+  end
+
+  function request()
+    counter = counter + 1
+    return wrk.format(nil, nil, nil, make_body(run, tid, counter))
+  end
+end

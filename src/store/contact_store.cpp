@@ -120,11 +120,7 @@ bool write_contact(sql::Connection& conn, const domain::WorkspaceId& ws, const d
 
 sql::ListSql contact_list_sql(const sql::Dialect& dialect, const domain::WorkspaceId& ws,
                               const ContactListQuery& query) {
-  sql::ListSql sql;
-  sql.columns = kContactColumns;
-  sql.from = "contacts c";
-  sql.where = "c.workspace_id = ?";
-  sql.params.emplace_back(ws.value);
+  auto sql = sql::ListSql::of_workspace(kContactColumns, "contacts c", "c", ws.value);
   if (query.tag) dialect.add_tag_filter(sql, "c.tags", *query.tag);
   if (!query.search_folded.empty()) {
     dialect.add_search(sql, {"c", "search_folded", "contacts_search", "contacts c"},
@@ -133,9 +129,7 @@ sql::ListSql contact_list_sql(const sql::Dialect& dialect, const domain::Workspa
   if (query.search_folded.empty() && !query.tag) {
     sql::count_from_record_counts(sql, "contact", ws.value, std::nullopt);
   }
-  sql.keys = contact_sort_keys(query.sort.field);
-  sql.id_expr = "c.id";
-  sql.direction = query.sort.direction;
+  sql.sort_by(contact_sort_keys(query.sort.field), query.sort.direction);
   return sql;
 }
 

@@ -85,11 +85,7 @@ std::optional<ConversationFields> select_patchable(sql::Connection& conn,
 
 sql::ListSql conversation_list_sql(const sql::Dialect& dialect, const domain::WorkspaceId& ws,
                                    const ConversationListQuery& query) {
-  sql::ListSql sql;
-  sql.columns = kConversationColumns;
-  sql.from = kConversationFrom;
-  sql.where = "cv.workspace_id = ?";
-  sql.params.emplace_back(ws.value);
+  auto sql = sql::ListSql::of_workspace(kConversationColumns, kConversationFrom, "cv", ws.value);
   if (query.status) sql.filter("cv.status = ?", std::string(to_string(*query.status)));
   if (query.tag) dialect.add_tag_filter(sql, "cv.tags", *query.tag);
   if (!query.search_folded.empty()) {
@@ -103,9 +99,7 @@ sql::ListSql conversation_list_sql(const sql::Dialect& dialect, const domain::Wo
         sql, "conversation", ws.value,
         query.status ? std::optional<std::string>(to_string(*query.status)) : std::nullopt);
   }
-  sql.keys = conversation_sort_keys(query.sort.field);
-  sql.id_expr = "cv.id";
-  sql.direction = query.sort.direction;
+  sql.sort_by(conversation_sort_keys(query.sort.field), query.sort.direction);
   return sql;
 }
 

@@ -24,8 +24,9 @@ std::string new_cursor_secret() {
 }
 
 std::string load_or_create_cursor_secret(sql::Connection& conn) {
-  conn.execute("INSERT INTO meta (key, value) VALUES ('cursor_secret', ?) ON CONFLICT (key) DO NOTHING",
-               sql::Params().text(new_cursor_secret()));
+  conn.execute(
+      "INSERT INTO meta (key, value) VALUES ('cursor_secret', ?) ON CONFLICT (key) DO NOTHING",
+      sql::Params().text(new_cursor_secret()));
   auto row = conn.query("SELECT value FROM meta WHERE key = 'cursor_secret'");
   if (!row.next()) throw std::runtime_error("meta.cursor_secret is missing");
   return row.text(0);

@@ -82,11 +82,7 @@ std::optional<domain::Lead> select_lead(sql::Connection& conn, const domain::Wor
 
 sql::ListSql lead_list_sql(const sql::Dialect& dialect, const domain::WorkspaceId& ws,
                            const LeadListQuery& query) {
-  sql::ListSql sql;
-  sql.columns = kLeadColumns;
-  sql.from = kLeadFrom;
-  sql.where = "l.workspace_id = ?";
-  sql.params.emplace_back(ws.value);
+  auto sql = sql::ListSql::of_workspace(kLeadColumns, kLeadFrom, "l", ws.value);
   if (query.stage) sql.filter("l.pipeline_stage = ?", std::string(to_string(*query.stage)));
   if (!query.search_folded.empty()) {
     // The rep join never changes how many leads match.
@@ -97,9 +93,7 @@ sql::ListSql lead_list_sql(const sql::Dialect& dialect, const domain::WorkspaceI
         sql, "lead", ws.value,
         query.stage ? std::optional<std::string>(to_string(*query.stage)) : std::nullopt);
   }
-  sql.keys = lead_sort_keys(query.sort.field);
-  sql.id_expr = "l.id";
-  sql.direction = query.sort.direction;
+  sql.sort_by(lead_sort_keys(query.sort.field), query.sort.direction);
   return sql;
 }
 

@@ -40,7 +40,8 @@ std::unique_ptr<Engine> open_engine(const std::string& db_url, const domain::Clo
   for (const std::string_view scheme : kPostgresSchemes) {
     // The whole URL goes to libpq, which reads user, password, host, port, database and
     // ?parameters such as sslmode from it.
-    if (db_url.starts_with(scheme)) return std::make_unique<postgres::PostgresEngine>(db_url, clock);
+    if (db_url.starts_with(scheme))
+      return std::make_unique<postgres::PostgresEngine>(db_url, clock);
   }
   throw std::runtime_error("unsupported --db URL " + db_url +
                            "; use sqlite:PATH or postgres://USER@HOST:PORT/DBNAME");

@@ -19,7 +19,7 @@ struct ListSql {
   std::string where;          // the filters; always at least the workspace condition
   std::vector<Value> params;  // for the placeholders of `where`
   std::vector<SortKey> keys;
-  std::string_view id_expr;
+  std::string id_expr;
   SortDirection direction = SortDirection::kDesc;
   // How total_count is found. Empty: COUNT(*) over `from` and `where`, or over `count_from`
   // and `where` when the joins of `from` never change the count. Else its own statement
@@ -31,6 +31,24 @@ struct ListSql {
   // filters (same parameters), written so that the page is read from the matches rather than
   // by walking the sort order. The better plan when the count shows few matches.
   std::string match_driven_where;
+
+  // The rows of one workspace: `alias`'s rows in `from` (whose table holds workspace_id and id),
+  // reading `columns`; filters and the order are added after.
+  static ListSql of_workspace(std::string_view columns, std::string_view from,
+                              std::string_view alias, const std::string& workspace_id) {
+    ListSql sql;
+    sql.columns = columns;
+    sql.from = from;
+    sql.where = std::string(alias) + ".workspace_id = ?";
+    sql.params.emplace_back(workspace_id);
+    sql.id_expr = std::string(alias) + ".id";
+    return sql;
+  }
+
+  void sort_by(std::vector<SortKey> sort_keys, SortDirection sort_direction) {
+    keys = std::move(sort_keys);
+    direction = sort_direction;
+  }
 
   // Appends " AND <condition>" (with "?" placeholders) and the values they take.
   template <class... Values>
