@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <array>
-#include <boost/json/serialize.hpp>
 
 #include "api/record_bodies.hpp"
 #include "cli/import_fields.hpp"
+#include "cli/output.hpp"
 #include "domain/field_rules.hpp"
 #include "domain/pipeline_stage.hpp"
 
@@ -93,7 +93,8 @@ api::Decoded<domain::NewMessage> decode_message(const json::value& v, const std:
   if (!attachments.is_null() && !attachments.is_array()) {
     return BadRequest{where + "attachments must be an array or null"};
   }
-  if (attachments.is_array()) message.attachments_json = json::serialize(attachments);
+  // Stored as written and returned by the API as stored, so numbers take the API's form.
+  if (attachments.is_array()) message.attachments_json = render_json(attachments);
 
   const auto& status = field("status");
   if (status.is_null()) {

@@ -63,6 +63,15 @@ TEST(CliImportLine, ConversationWithVisitorAndMessages) {
   EXPECT_FALSE(conversation.messages[1].attachments_json.has_value());
 }
 
+// Attachments are returned by the API as stored, so their numbers are stored in the API's form.
+TEST(CliImportLine, AttachmentNumbersKeepThePlainForm) {
+  const auto conversation = decoded<domain::NewConversation>(
+      R"({"type":"conversation","source":"widget","messages":[{"sender_type":"visitor",)"
+      R"("content":"Hi","attachments":[{"size":0.5,"pages":1e2}],"status":"sent",)"
+      R"("created_at":"2026-11-01T10:00:01.000Z"}]})");
+  EXPECT_EQ(conversation.messages.at(0).attachments_json, R"([{"size":0.5,"pages":100}])");
+}
+
 TEST(CliImportLine, ConversationDefaults) {
   const auto conversation =
       decoded<domain::NewConversation>(R"({"type":"conversation","source":"email"})");
