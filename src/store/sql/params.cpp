@@ -36,10 +36,4 @@ Params& Params::value(Value v) {
   return *this;
 }
 
-Params params_of(const std::vector<Value>& values) {
-  Params p;
-  for (const Value& v : values) p.value(v);
-  return p;
-}
-
 }  // namespace leadline::store::sql

@@ -7,13 +7,23 @@
 #include <string_view>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "domain/ids.hpp"
 #include "store/sql/value.hpp"
 
 namespace leadline::store::sql {
 
+// Held inline up to the widest statement leadline runs (a contact's insert binds 18), so binding
+// never allocates the list itself.
+using ValueList = boost::container::small_vector<Value, 20>;
+
 class Params {
  public:
+  Params() = default;
+  // Values already collected (a list's filters and keyset bounds), in placeholder order.
+  explicit Params(const std::vector<Value>& values) : values_(values.begin(), values.end()) {}
+
   Params& text(std::string_view v);
   Params& int64(std::int64_t v);
   Params& real(double v);
@@ -31,13 +41,10 @@ class Params {
     return v ? text(v->value) : null();
   }
 
-  const std::vector<Value>& values() const { return values_; }
+  const ValueList& values() const { return values_; }
 
  private:
-  std::vector<Value> values_;
+  ValueList values_;
 };
-
-// Params from values already collected (a list's filters and keyset bounds).
-Params params_of(const std::vector<Value>& values);
 
 }  // namespace leadline::store::sql
