@@ -37,10 +37,9 @@ void add_rate_limit_headers(http::Response& response, const auth::RateLimitDecis
 }
 
 // The usage label of a request: method and the route's last segment, "GET /leads".
-std::string usage_endpoint(const http::Request& request) {
-  const std::string_view path = split_target(request.target).path;
-  std::string endpoint(request.method);
-  endpoint.append(" ").append(path.substr(path.rfind('/')));
+std::string usage_endpoint(std::string_view method, std::string_view route) {
+  std::string endpoint(method);
+  endpoint.append(" ").append(route.substr(route.rfind('/')));
   return endpoint;
 }
 
@@ -120,10 +119,11 @@ Outcome ApiHandler::Impl::admit(const domain::ApiKeyRecord& key, http::Response&
   }
   add_rate_limit_headers(response, decision);
   if (decision.allowed) return kAnswered;
-  ApiError error(ErrorKind::kRateLimited,
-                 "rate limit exceeded: at most " + std::to_string(decision.limit) + " requests per " +
-                     auth::window_text(decision.window_ms) + " for this API key; retry after " +
-                     std::to_string(decision.retry_after_s) + " s");
+  ApiError error(ErrorKind::kRateLimited, "rate limit exceeded: at most " +
+                                              std::to_string(decision.limit) + " requests per " +
+                                              auth::window_text(decision.window_ms) +
+                                              " for this API key; retry after " +
+                                              std::to_string(decision.retry_after_s) + " s");
   error.retry_after_s = decision.retry_after_s;
   return error;
 }
@@ -169,7 +169,9 @@ void ApiHandler::handle(const http::Request& request, http::Response& response,
 
   if (!facts.key_id.empty()) {
     try {
-      impl_->usage.record(facts.key_id, usage_endpoint(request), response.status);
+      // A key is known only once a route matched, so facts.route is that route's template.
+      impl_->usage.record(facts.key_id, usage_endpoint(request.method, facts.route),
+                          response.status);
     } catch (const std::exception& e) {
       facts.error = std::string("usage not recorded: ") + e.what();
     }

@@ -52,10 +52,11 @@ domain::Contact read_contact(const sql::Rows& row) {
 std::optional<domain::Contact> select_contact(sql::Connection& conn, const domain::WorkspaceId& ws,
                                               const domain::ContactId& id,
                                               std::string_view suffix = {}) {
-  std::string sql = "SELECT ";
-  sql.append(kContactColumns).append(" FROM contacts c WHERE c.workspace_id = ? AND c.id = ?");
-  sql.append(suffix);
-  auto rows = conn.query(sql, sql::Params().id(ws).id(id));
+  // The plain read's text is built once; a write appends its row lock.
+  static const std::string sql = "SELECT " + std::string(kContactColumns) +
+                                 " FROM contacts c WHERE c.workspace_id = ? AND c.id = ?";
+  auto rows =
+      conn.query(suffix.empty() ? sql : sql + std::string(suffix), sql::Params().id(ws).id(id));
   if (!rows.next()) return std::nullopt;
   return read_contact(rows);
 }

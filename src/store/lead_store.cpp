@@ -69,13 +69,13 @@ domain::Lead read_lead(const sql::Rows& row) {
   return l;
 }
 
-// `suffix` follows the WHERE clause (a row lock).
+// `suffix` follows the WHERE clause (a row lock); the plain read's text is built once.
 std::optional<domain::Lead> select_lead(sql::Connection& conn, const domain::WorkspaceId& ws,
                                         const domain::LeadId& id, std::string_view suffix = {}) {
-  std::string sql = "SELECT ";
-  sql.append(kLeadColumns).append(" FROM ").append(kLeadFrom);
-  sql.append(" WHERE l.workspace_id = ? AND l.id = ?").append(suffix);
-  auto rows = conn.query(sql, sql::Params().id(ws).id(id));
+  static const std::string sql = "SELECT " + std::string(kLeadColumns) + " FROM " +
+                                 std::string(kLeadFrom) + " WHERE l.workspace_id = ? AND l.id = ?";
+  auto rows =
+      conn.query(suffix.empty() ? sql : sql + std::string(suffix), sql::Params().id(ws).id(id));
   if (!rows.next()) return std::nullopt;
   return read_lead(rows);
 }

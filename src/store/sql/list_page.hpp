@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "store/list_query.hpp"
 #include "store/sql/connection.hpp"
@@ -29,7 +30,7 @@ Page<T> run_list(Connection& conn, const ListSql& sql, const PageRequest& page, 
   const auto limit = static_cast<std::size_t>(std::max(page.limit, 1));
   Page<T> out;
   {
-    Rows count = conn.query(st.count_sql, Params(st.count_params));
+    Rows count = conn.query(st.count_sql, Params(std::move(st.count_params)));
     count.next();
     out.total_count = count.int64(0);
   }
@@ -38,7 +39,7 @@ Page<T> run_list(Connection& conn, const ListSql& sql, const PageRequest& page, 
     driven.where = sql.match_driven_where;
     st = build_list_statements(driven, page, conn.dialect());
   }
-  Rows rows = conn.query(st.page_sql, Params(st.page_params));
+  Rows rows = conn.query(st.page_sql, Params(std::move(st.page_params)));
   while (rows.next()) {
     // The one row beyond the page only says that there is more.
     if (out.items.size() == limit) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,7 +23,8 @@ class Params {
  public:
   Params() = default;
   // Values already collected (a list's filters and keyset bounds), in placeholder order.
-  explicit Params(const std::vector<Value>& values) : values_(values.begin(), values.end()) {}
+  explicit Params(std::vector<Value>&& values)
+      : values_(std::make_move_iterator(values.begin()), std::make_move_iterator(values.end())) {}
 
   Params& text(std::string_view v);
   Params& int64(std::int64_t v);
