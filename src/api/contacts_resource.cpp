@@ -3,8 +3,8 @@
 #include <array>
 
 #include "api/record_bodies.hpp"
-#include "api/record_responses.hpp"
 #include "api/resource_support.hpp"
+#include "record_json/record_shapes.hpp"
 
 namespace leadline::api {
 
@@ -45,7 +45,7 @@ Outcome list_contacts(ResourceContext& ctx) {
   q.page = value(page);
 
   const auto result = ctx.db.contacts().list(ctx.workspace, q);
-  respond_page(ctx, result, value(common).limit, binding, write_contact_item);
+  respond_page(ctx, result, value(common).limit, binding, record_json::write_contact_item);
   return kAnswered;
 }
 
@@ -54,7 +54,8 @@ Outcome get_contact(ResourceContext& ctx) {
   if (auto* e = failed(id)) return *e;
   const auto contact = ctx.db.contacts().get(ctx.workspace, domain::ContactId{value(id)});
   if (!contact) return record_not_found("contact");
-  respond_data(ctx.response, Success::kOk, [&](JsonWriter& w) { write_contact_item(w, *contact); });
+  respond_data(ctx.response, Success::kOk,
+               [&](JsonWriter& w) { record_json::write_contact_item(w, *contact); });
   return kAnswered;
 }
 
@@ -70,7 +71,7 @@ Outcome create_contact(ResourceContext& ctx) {
   }
   const auto& created = std::get<domain::Contact>(result);
   respond_data(ctx.response, Success::kCreated,
-               [&](JsonWriter& w) { write_contact_created(w, created); });
+               [&](JsonWriter& w) { record_json::write_contact_created(w, created); });
   return kAnswered;
 }
 
@@ -88,7 +89,8 @@ Outcome update_contact(ResourceContext& ctx) {
     return duplicate_email(*conflict);
   }
   const auto& contact = std::get<domain::Contact>(result);
-  respond_data(ctx.response, Success::kOk, [&](JsonWriter& w) { write_contact_item(w, contact); });
+  respond_data(ctx.response, Success::kOk,
+               [&](JsonWriter& w) { record_json::write_contact_item(w, contact); });
   return kAnswered;
 }
 
@@ -98,7 +100,8 @@ Outcome delete_contact(ResourceContext& ctx) {
   if (!ctx.db.contacts().remove(ctx.workspace, domain::ContactId{value(id)})) {
     return record_not_found("contact");
   }
-  respond_data(ctx.response, Success::kOk, [&](JsonWriter& w) { write_deleted(w, value(id)); });
+  respond_data(ctx.response, Success::kOk,
+               [&](JsonWriter& w) { record_json::write_deleted(w, value(id)); });
   return kAnswered;
 }
 

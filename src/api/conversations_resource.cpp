@@ -3,8 +3,8 @@
 #include <array>
 
 #include "api/record_bodies.hpp"
-#include "api/record_responses.hpp"
 #include "api/resource_support.hpp"
+#include "record_json/record_shapes.hpp"
 
 namespace leadline::api {
 
@@ -53,7 +53,7 @@ Outcome list_conversations(ResourceContext& ctx) {
   q.page = value(page);
 
   const auto result = ctx.db.conversations().list(ctx.workspace, q);
-  respond_page(ctx, result, value(common).limit, binding, write_conversation_item);
+  respond_page(ctx, result, value(common).limit, binding, record_json::write_conversation_item);
   return kAnswered;
 }
 
@@ -63,7 +63,7 @@ Outcome get_conversation(ResourceContext& ctx) {
   const auto detail = ctx.db.conversations().get(ctx.workspace, domain::ConversationId{value(id)});
   if (!detail) return record_not_found("conversation");
   respond_data(ctx.response, Success::kOk,
-               [&](JsonWriter& w) { write_conversation_detail(w, *detail); });
+               [&](JsonWriter& w) { record_json::write_conversation_detail(w, *detail); });
   return kAnswered;
 }
 
@@ -83,7 +83,7 @@ Outcome update_conversation(ResourceContext& ctx) {
   }
   const auto& patched = std::get<domain::ConversationPatchResult>(result);
   respond_data(ctx.response, Success::kOk,
-               [&](JsonWriter& w) { write_conversation_patched(w, patched); });
+               [&](JsonWriter& w) { record_json::write_conversation_patched(w, patched); });
   return kAnswered;
 }
 

@@ -6,10 +6,13 @@
 #include <string>
 #include <string_view>
 
-#include "api/json_writer.hpp"
 #include "http/request.hpp"
+#include "record_json/json_writer.hpp"
 
 namespace leadline::api {
+
+// Every body the API writes goes through the one writer of record_json/.
+using record_json::JsonWriter;
 
 enum class Success : unsigned { kOk = 200, kCreated = 201 };
 

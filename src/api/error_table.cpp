@@ -3,7 +3,7 @@
 #include <string>
 
 #include "api/errors.hpp"
-#include "api/json_writer.hpp"
+#include "record_json/json_writer.hpp"
 
 namespace leadline::api {
 
@@ -114,7 +114,7 @@ void render_error(const ApiError& error, http::Response& response) {
       break;
   }
   response.body.clear();
-  JsonWriter w(response.body);
+  record_json::JsonWriter w(response.body);
   w.begin_object().field("success", false).field("error", error.message);
   if (error.conflicting_id) {
     w.key("data").begin_object().field("id", *error.conflicting_id).end_object();

@@ -2,8 +2,8 @@
 #include <array>
 
 #include "api/record_bodies.hpp"
-#include "api/record_responses.hpp"
 #include "api/resource_support.hpp"
+#include "record_json/record_shapes.hpp"
 
 namespace leadline::api {
 
@@ -48,7 +48,7 @@ Outcome list_leads(ResourceContext& ctx) {
   q.page = value(page);
 
   const auto result = ctx.db.leads().list(ctx.workspace, q);
-  respond_page(ctx, result, value(common).limit, binding, write_lead_item);
+  respond_page(ctx, result, value(common).limit, binding, record_json::write_lead_item);
   return kAnswered;
 }
 
@@ -57,7 +57,8 @@ Outcome get_lead(ResourceContext& ctx) {
   if (auto* e = failed(id)) return *e;
   const auto lead = ctx.db.leads().get(ctx.workspace, domain::LeadId{value(id)});
   if (!lead) return record_not_found("lead");
-  respond_data(ctx.response, Success::kOk, [&](JsonWriter& w) { write_lead_item(w, *lead); });
+  respond_data(ctx.response, Success::kOk,
+               [&](JsonWriter& w) { record_json::write_lead_item(w, *lead); });
   return kAnswered;
 }
 
@@ -69,7 +70,7 @@ Outcome create_lead(ResourceContext& ctx) {
   if (auto* e = failed(lead)) return *e;
   const auto created = ctx.db.leads().create(ctx.workspace, value(lead));
   respond_data(ctx.response, Success::kCreated,
-               [&](JsonWriter& w) { write_lead_created(w, created); });
+               [&](JsonWriter& w) { record_json::write_lead_created(w, created); });
   return kAnswered;
 }
 
@@ -86,7 +87,8 @@ Outcome update_lead(ResourceContext& ctx) {
     return BadRequest{bad->field + " does not name a sales rep of this workspace"};
   }
   const auto& lead = std::get<domain::Lead>(result);
-  respond_data(ctx.response, Success::kOk, [&](JsonWriter& w) { write_lead_item(w, lead); });
+  respond_data(ctx.response, Success::kOk,
+               [&](JsonWriter& w) { record_json::write_lead_item(w, lead); });
   return kAnswered;
 }
 
@@ -96,7 +98,8 @@ Outcome delete_lead(ResourceContext& ctx) {
   if (!ctx.db.leads().remove(ctx.workspace, domain::LeadId{value(id)})) {
     return record_not_found("lead");
   }
-  respond_data(ctx.response, Success::kOk, [&](JsonWriter& w) { write_deleted(w, value(id)); });
+  respond_data(ctx.response, Success::kOk,
+               [&](JsonWriter& w) { record_json::write_deleted(w, value(id)); });
   return kAnswered;
 }
 

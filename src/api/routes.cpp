@@ -48,7 +48,8 @@ std::string unknown_path_message(std::string_view path) {
       continue;
     }
     if (rest.size() == collection.size() + 1) {
-      return std::string(prefix) + "send " + std::string(route.path) + " without the trailing slash";
+      return std::string(prefix) + "send " + std::string(route.path) +
+             " without the trailing slash";
     }
     // The REST habit, /leads/<id>: ids travel in the query. Every collection's name is its
     // record's name plus an s.

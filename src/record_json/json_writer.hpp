@@ -10,7 +10,7 @@
 
 #include "domain/timestamp.hpp"
 
-namespace leadline::api {
+namespace leadline::record_json {
 
 class JsonWriter {
  public:
@@ -64,4 +64,4 @@ class JsonWriter {
   bool need_comma_ = false;
 };
 
-}  // namespace leadline::api
+}  // namespace leadline::record_json

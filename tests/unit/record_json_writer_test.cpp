@@ -3,9 +3,9 @@
 
 #include <boost/json/parse.hpp>
 
-#include "api/json_writer.hpp"
+#include "record_json/json_writer.hpp"
 
-namespace leadline::api {
+namespace leadline::record_json {
 namespace {
 
 TEST(JsonWriter, EscapesAndRoundTrips) {
@@ -65,4 +65,4 @@ TEST(JsonWriter, NegativeZeroIsWrittenAsZero) {
 }
 
 }  // namespace
-}  // namespace leadline::api
+}  // namespace leadline::record_json

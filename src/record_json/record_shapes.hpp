@@ -1,10 +1,10 @@
 // JSON shapes of records, exactly as the contract lists them per operation.
 #pragma once
 
-#include "api/json_writer.hpp"
 #include "domain/records.hpp"
+#include "record_json/json_writer.hpp"
 
-namespace leadline::api {
+namespace leadline::record_json {
 
 // List item, GET-one and PATCH response.
 void write_lead_item(JsonWriter& w, const domain::Lead& lead);
@@ -20,4 +20,4 @@ void write_conversation_patched(JsonWriter& w, const domain::ConversationPatchRe
 
 void write_deleted(JsonWriter& w, const std::string& id);
 
-}  // namespace leadline::api
+}  // namespace leadline::record_json

@@ -1,12 +1,12 @@
 // Structure and separators here; strings and doubles are written by json_text, as every JSON
 // producer of leadline writes them.
-#include "api/json_writer.hpp"
+#include "record_json/json_writer.hpp"
 
 #include <charconv>
 
 #include "json_text/json_text.hpp"
 
-namespace leadline::api {
+namespace leadline::record_json {
 
 void JsonWriter::separate() {
   if (need_comma_) out_.push_back(',');
@@ -101,4 +101,4 @@ JsonWriter& JsonWriter::strings(const std::vector<std::string>& items) {
   return end_array();
 }
 
-}  // namespace leadline::api
+}  // namespace leadline::record_json

@@ -1,7 +1,7 @@
 // Field order follows docs/api.md's field tables, so responses read like the reference.
-#include "api/record_responses.hpp"
+#include "record_json/record_shapes.hpp"
 
-namespace leadline::api {
+namespace leadline::record_json {
 
 namespace {
 
@@ -108,8 +108,7 @@ void write_contact_item(JsonWriter& w, const domain::Contact& c) {
 void write_contact_created(JsonWriter& w, const domain::Contact& c) {
   w.begin_object();
   contact_identity(w, c);
-  w.field("tags", c.tags)
-      .field("profile_notes", c.profile_notes);
+  w.field("tags", c.tags).field("profile_notes", c.profile_notes);
   timestamp(w, "created_at", c.created_at);
   w.end_object();
 }
@@ -170,4 +169,4 @@ void write_deleted(JsonWriter& w, const std::string& id) {
   w.begin_object().field("deleted", true).field("id", id).end_object();
 }
 
-}  // namespace leadline::api
+}  // namespace leadline::record_json
