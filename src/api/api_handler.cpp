@@ -39,7 +39,7 @@ void add_rate_limit_headers(http::Response& response, const auth::RateLimitDecis
 // The usage label of a request: method and the route's last segment, "GET /leads".
 std::string usage_endpoint(std::string_view method, std::string_view route) {
   std::string endpoint(method);
-  endpoint.append(" ").append(route.substr(route.rfind('/')));
+  endpoint.append(" ").append(route.substr(kBasePath.size()));
   return endpoint;
 }
 
@@ -51,6 +51,7 @@ struct ApiHandler::Impl {
   auth::RateLimiter& limiter;
   auth::UsageRecorder& usage;
   CursorCodec cursors;
+  WebhookRules webhooks;
 
   Outcome serve(const http::Request& request, http::Response& response, RequestFacts& facts);
   Checked<domain::ApiKeyRecord> authenticate(const http::Request& request);
@@ -85,8 +86,8 @@ Outcome ApiHandler::Impl::serve(const http::Request& request, http::Response& re
 
   auto query = QueryParams::parse(target.query);
   if (auto* e = failed(query)) return ApiError(*e);
-  ResourceContext ctx{request,          response, std::get<QueryParams>(query),
-                      key.workspace_id, db,       cursors};
+  ResourceContext ctx{request, response, std::get<QueryParams>(query), key.workspace_id, db,
+                      cursors, webhooks};
   return route->handle(ctx);
 }
 
@@ -140,8 +141,10 @@ Outcome ApiHandler::Impl::check_scope(const domain::ApiKeyRecord& key, std::stri
 }
 
 ApiHandler::ApiHandler(store::Database& db, auth::Authenticator& authenticator,
-                       auth::RateLimiter& limiter, auth::UsageRecorder& usage)
-    : impl_(new Impl{db, authenticator, limiter, usage, CursorCodec(db.cursor_secret())}) {}
+                       auth::RateLimiter& limiter, auth::UsageRecorder& usage,
+                       WebhookRules webhooks)
+    : impl_(new Impl{db, authenticator, limiter, usage, CursorCodec(db.cursor_secret()),
+                     std::move(webhooks)}) {}
 
 ApiHandler::~ApiHandler() = default;
 

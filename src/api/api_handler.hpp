@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "api/request_facts.hpp"
+#include "api/resource_context.hpp"
 #include "auth/authenticator.hpp"
 #include "auth/rate_limiter.hpp"
 #include "auth/usage_recorder.hpp"
@@ -16,7 +17,7 @@ namespace leadline::api {
 class ApiHandler final : public http::Handler {
  public:
   ApiHandler(store::Database& db, auth::Authenticator& authenticator, auth::RateLimiter& limiter,
-             auth::UsageRecorder& usage);
+             auth::UsageRecorder& usage, WebhookRules webhooks = {});
   ~ApiHandler() override;
 
   void handle(const http::Request& request, http::Response& response) override;

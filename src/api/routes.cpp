@@ -1,14 +1,21 @@
 // The route table.
 #include "api/routes.hpp"
 
+#include <vector>
+
 namespace leadline::api {
 
 namespace {
 
 constexpr std::array kRoutes{
-    Route{"/api/v1/external/leads", "GET, POST, PATCH, DELETE", &handle_leads},
-    Route{"/api/v1/external/contacts", "GET, POST, PATCH, DELETE", &handle_contacts},
-    Route{"/api/v1/external/conversations", "GET, PATCH", &handle_conversations},
+    Route{"/api/v1/external/leads", "GET, POST, PATCH, DELETE", &handle_leads, "lead"},
+    Route{"/api/v1/external/contacts", "GET, POST, PATCH, DELETE", &handle_contacts, "contact"},
+    Route{"/api/v1/external/conversations", "GET, PATCH", &handle_conversations, "conversation"},
+    Route{"/api/v1/external/events", "GET", &handle_events, "event"},
+    Route{"/api/v1/external/webhooks", "GET, POST, PATCH, DELETE", &handle_webhooks, "webhook"},
+    Route{"/api/v1/external/webhooks/rotate-secret", "POST", &handle_webhook_rotation},
+    Route{"/api/v1/external/webhook-deliveries", "GET", &handle_webhook_deliveries, "delivery"},
+    Route{"/api/v1/external/webhook-deliveries/retry", "POST", &handle_webhook_redelivery},
 };
 
 }  // namespace
@@ -43,7 +50,7 @@ std::string unknown_path_message(std::string_view path) {
   const std::string_view rest = path.substr(kBasePath.size());
   for (const Route& route : kRoutes) {
     const std::string_view collection = route.path.substr(kBasePath.size());  // "/leads"
-    if (!rest.starts_with(collection) || rest.size() == collection.size() ||
+    if (route.record.empty() || !rest.starts_with(collection) || rest.size() == collection.size() ||
         rest[collection.size()] != '/') {
       continue;
     }
@@ -51,18 +58,26 @@ std::string unknown_path_message(std::string_view path) {
       return std::string(prefix) + "send " + std::string(route.path) +
              " without the trailing slash";
     }
-    // The REST habit, /leads/<id>: ids travel in the query. Every collection's name is its
-    // record's name plus an s.
-    const std::string_view record = collection.substr(1, collection.size() - 2);
-    return std::string(prefix) + "to address one " + std::string(record) + ", send " +
+    // The REST habit, /leads/<id>: ids travel in the query.
+    return std::string(prefix) + "to address one " + std::string(route.record) + ", send " +
            std::string(route.path) + "?id=<id>";
   }
-  return std::string(prefix) + "the endpoints are " + std::string(kRoutes[0].path) + ", " +
-         std::string(kRoutes[1].path) + " and " + std::string(kRoutes[2].path);
+  std::vector<std::string_view> collections;
+  for (const Route& route : kRoutes) {
+    if (!route.record.empty()) collections.push_back(route.path);
+  }
+  std::string list;
+  for (std::size_t i = 0; i < collections.size(); ++i) {
+    if (i > 0) list += i + 1 == collections.size() ? " and " : ", ";
+    list += collections[i];
+  }
+  return std::string(prefix) + "the endpoints are " + list;
 }
 
-std::array<std::string_view, 3> route_templates() {
-  return {kRoutes[0].path, kRoutes[1].path, kRoutes[2].path};
+std::array<std::string_view, 8> route_templates() {
+  std::array<std::string_view, kRoutes.size()> paths;
+  for (std::size_t i = 0; i < kRoutes.size(); ++i) paths[i] = kRoutes[i].path;
+  return paths;
 }
 
 }  // namespace leadline::api

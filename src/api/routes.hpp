@@ -16,6 +16,9 @@ struct Route {
   std::string_view path;   // the route template logs and metrics name: "/api/v1/external/leads"
   std::string_view allow;  // the methods, as the Allow header lists them
   Outcome (*handle)(ResourceContext&);  // answers every method in `allow`
+  // One record of the collection, for the 404 sentence of a /<collection>/<id> path; empty for
+  // an action route (/webhooks/rotate-secret).
+  std::string_view record = {};
 };
 
 // The route of an exact path (a trailing slash or a sub-path is another, unknown path), or null.
@@ -27,6 +30,6 @@ bool method_allowed(const Route& route, std::string_view method);
 std::string unknown_path_message(std::string_view path);
 
 // Every route's path, for metric labels known up front.
-std::array<std::string_view, 3> route_templates();
+std::array<std::string_view, 8> route_templates();
 
 }  // namespace leadline::api

@@ -25,6 +25,14 @@ constexpr std::array kKeys = {
     ServeKey{"log-level", "LEADLINE_LOG_LEVEL", KeyKind::kText, "info"},
     ServeKey{"admin-listen", "LEADLINE_ADMIN_LISTEN", KeyKind::kText},
     ServeKey{"demo", "LEADLINE_DEMO", KeyKind::kSwitch, "false"},
+    ServeKey{"event-retention", "LEADLINE_EVENT_RETENTION", KeyKind::kText, "30d"},
+    ServeKey{"webhook-workers", "LEADLINE_WEBHOOK_WORKERS", KeyKind::kNumber, "16"},
+    ServeKey{"webhook-timeout", "LEADLINE_WEBHOOK_TIMEOUT", KeyKind::kText, "15s"},
+    ServeKey{"webhook-retry-schedule", "LEADLINE_WEBHOOK_RETRY_SCHEDULE", KeyKind::kText,
+             "5s,5m,30m,2h,5h,10h,10h"},
+    ServeKey{"webhook-disable-after", "LEADLINE_WEBHOOK_DISABLE_AFTER", KeyKind::kText, "5d"},
+    ServeKey{"webhook-allow-private", "LEADLINE_WEBHOOK_ALLOW_PRIVATE", KeyKind::kList},
+    ServeKey{"webhook-allow-http", "LEADLINE_WEBHOOK_ALLOW_HTTP", KeyKind::kSwitch, "false"},
 };
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Flag / environment resolution and validation for `leadline serve`.
 #include "cli/serve_settings.hpp"
 
+#include "webhooks/retry_schedule.hpp"
+
 #include <algorithm>
 #include <boost/url/parse.hpp>
 #include <charconv>
@@ -21,7 +23,6 @@ std::optional<Int> parse_decimal(std::string_view text) {
   if (text.empty() || ec != std::errc{} || ptr != end) return std::nullopt;
   return value;
 }
-
 
 constexpr long long kMaxThreads = 1024;
 constexpr long long kMaxConnections = 1'000'000;
@@ -77,6 +78,79 @@ std::optional<Failure> read_numbers(const SettingSources& sources, http::ServerC
     if (auto n = std::get<std::optional<long long>>(value)) number.store(config, *n);
   }
   return std::nullopt;
+}
+
+// Repeated flags and comma-separated lists both work (the source joins them with ",").
+std::optional<Failure> read_ranges(const SettingSources& sources, std::string_view name,
+                                   std::vector<auth::IpRange>& out) {
+  auto list = sources.find(name);
+  if (!list) return std::nullopt;
+  std::size_t start = 0;
+  while (start <= list->value.size()) {
+    const auto comma = std::min(list->value.find(',', start), list->value.size());
+    std::string entry = list->value.substr(start, comma - start);
+    // "10.0.0.0/8, 192.168.0.0/16" reads naturally; spaces around entries are not meant.
+    entry.erase(0, entry.find_first_not_of(' '));
+    entry.erase(entry.find_last_not_of(' ') + 1);
+    start = comma + 1;
+    if (entry.empty()) continue;
+    auto range = auth::parse_ip_range(entry);
+    if (!range) {
+      return usage_failure(list->source + ": \"" + entry +
+                           "\" is not an IPv4/IPv6 address or CIDR range");
+    }
+    out.push_back(*range);
+  }
+  return std::nullopt;
+}
+
+// "true"/"1" or "false"/"0"; a variable is text, so "1" and "0" are read as the switch they
+// usually mean.
+std::optional<Failure> read_switch(const SettingSources& sources, std::string_view name,
+                                   bool& out) {
+  auto value = sources.find(name);
+  if (!value) return std::nullopt;
+  if (value->value == "true" || value->value == "1") {
+    out = true;
+  } else if (value->value == "false" || value->value == "0") {
+    out = false;
+  } else {
+    return value->must_be("true or false", true);
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> read_webhook_settings(const SettingSources& sources,
+                                             runtime::WebhookConfig& config) {
+  constexpr std::string_view kDuration = "a duration such as 500ms, 15s, 5m, 2h or 30d";
+  const std::pair<std::string_view, std::chrono::milliseconds*> durations[] = {
+      {"event-retention", &config.event_retention},
+      {"webhook-timeout", &config.timeout},
+      {"webhook-disable-after", &config.disable_after},
+  };
+  for (const auto& [name, field] : durations) {
+    auto value = read_setting(sources, name, webhooks::parse_duration, kDuration);
+    if (auto* f = std::get_if<Failure>(&value)) return *f;
+    if (auto d = std::get<std::optional<std::chrono::milliseconds>>(value)) *field = *d;
+  }
+  auto schedule = read_setting(sources, "webhook-retry-schedule", webhooks::parse_retry_schedule,
+                               "comma-separated delays such as 5s,5m,30m");
+  if (auto* f = std::get_if<Failure>(&schedule)) return *f;
+  if (auto s = std::get<std::optional<std::vector<std::chrono::milliseconds>>>(schedule)) {
+    config.retry_schedule = std::move(*s);
+  }
+  const auto workers_in_range = [](std::string_view text) {
+    auto n = parse_decimal<long long>(text);
+    return n && *n >= 0 && *n <= 1024 ? n : std::nullopt;
+  };
+  auto workers =
+      read_setting(sources, "webhook-workers", workers_in_range, "a whole number from 0 to 1024");
+  if (auto* f = std::get_if<Failure>(&workers)) return *f;
+  if (auto n = std::get<std::optional<long long>>(workers)) config.workers = static_cast<int>(*n);
+  if (auto failed = read_ranges(sources, "webhook-allow-private", config.allow_private)) {
+    return failed;
+  }
+  return read_switch(sources, "webhook-allow-http", config.allow_http);
 }
 
 }  // namespace
@@ -161,6 +235,35 @@ std::vector<OptionSpec> serve_option_specs() {
        .value_name = "HOST:PORT",
        .help = "serve /healthz, /readyz and /metrics on this separate address "
                "(env LEADLINE_ADMIN_LISTEN, default off; port 0 picks a free port)"},
+      {.name = "event-retention",
+       .value_name = "DURATION",
+       .help = "keep events (and their deliveries) this long, D in ms, s, m, h or d "
+               "(env LEADLINE_EVENT_RETENTION, default 30d)"},
+      {.name = "webhook-workers",
+       .value_name = "N",
+       .help = "webhook attempts in flight at once in this instance; 0 delivers nothing "
+               "(env LEADLINE_WEBHOOK_WORKERS, default 16)"},
+      {.name = "webhook-timeout",
+       .value_name = "DURATION",
+       .help = "a webhook attempt fails unless answered within this "
+               "(env LEADLINE_WEBHOOK_TIMEOUT, default 15s)"},
+      {.name = "webhook-retry-schedule",
+       .value_name = "DELAYS",
+       .help = "delays between a delivery's attempts, each varied by 10% "
+               "(env LEADLINE_WEBHOOK_RETRY_SCHEDULE, default 5s,5m,30m,2h,5h,10h,10h)"},
+      {.name = "webhook-disable-after",
+       .value_name = "DURATION",
+       .help = "disable an endpoint whose attempts have failed for this long "
+               "(env LEADLINE_WEBHOOK_DISABLE_AFTER, default 5d)"},
+      {.name = "webhook-allow-private",
+       .value_name = "CIDRS",
+       .help = "comma-separated ranges webhook attempts may connect to although they are "
+               "private, loopback or otherwise blocked (env LEADLINE_WEBHOOK_ALLOW_PRIVATE, "
+               "default none)",
+       .repeatable = true},
+      {.name = "webhook-allow-http",
+       .help = "accept http:// webhook URLs, not only https:// "
+               "(env LEADLINE_WEBHOOK_ALLOW_HTTP=true, default false)"},
       {.name = "config",
        .value_name = "FILE",
        .help = "TOML file whose keys are these flags' names (env LEADLINE_CONFIG); "
@@ -187,24 +290,8 @@ Result<ServeSettings> serve_settings(const SettingSources& sources) {
     settings.runtime.rate_limit = *policy;
   }
 
-  // Repeated flags and comma-separated lists both work (the source joins them with ",").
-  if (auto list = sources.find("trust-proxy")) {
-    std::size_t start = 0;
-    while (start <= list->value.size()) {
-      const auto comma = std::min(list->value.find(',', start), list->value.size());
-      std::string entry = list->value.substr(start, comma - start);
-      // "10.0.0.0/8, 192.168.0.0/16" reads naturally; spaces around entries are not meant.
-      entry.erase(0, entry.find_first_not_of(' '));
-      entry.erase(entry.find_last_not_of(' ') + 1);
-      start = comma + 1;
-      if (entry.empty()) continue;
-      auto range = auth::parse_ip_range(entry);
-      if (!range) {
-        return usage_failure(list->source + ": \"" + entry +
-                             "\" is not an IPv4/IPv6 address or CIDR range");
-      }
-      settings.runtime.trusted_proxies.push_back(*range);
-    }
+  if (auto failed = read_ranges(sources, "trust-proxy", settings.runtime.trusted_proxies)) {
+    return *failed;
   }
 
   if (auto failed = read_numbers(sources, settings.runtime.server)) return *failed;
@@ -222,16 +309,8 @@ Result<ServeSettings> serve_settings(const SettingSources& sources) {
     settings.db_url = db->value;
   }
 
-  if (auto demo = sources.find("demo")) {
-    // A variable is text: "1" and "0" are read as the switch they usually mean.
-    if (demo->value == "true" || demo->value == "1") {
-      settings.demo = true;
-    } else if (demo->value == "false" || demo->value == "0") {
-      settings.demo = false;
-    } else {
-      return demo->must_be("true or false", true);
-    }
-  }
+  if (auto failed = read_switch(sources, "demo", settings.demo)) return *failed;
+  if (auto failed = read_webhook_settings(sources, settings.runtime.webhooks)) return *failed;
 
   auto format =
       read_setting(sources, "log-format", observability::parse_log_format, "json or text");

@@ -22,5 +22,8 @@ using RepId = Id<struct RepTag>;
 using AgentId = Id<struct AgentTag>;
 using DepartmentId = Id<struct DepartmentTag>;
 using ApiKeyId = Id<struct ApiKeyTag>;
+using EventId = Id<struct EventTag>;
+using WebhookId = Id<struct WebhookTag>;
+using DeliveryId = Id<struct DeliveryTag>;
 
 }  // namespace leadline::domain

@@ -141,19 +141,21 @@ void write_conversation_detail(JsonWriter& w, const domain::ConversationWithMess
       .field("agent_email", c.agent_email)
       .end_object();
   w.key("messages").begin_array();
-  for (const auto& m : detail.messages) {
-    w.begin_object()
-        .field("id", m.id.value)
-        .field("sender_type", m.sender_type)
-        .field("content", m.content)
-        .key("attachments");
-    m.attachments_json ? w.raw(*m.attachments_json) : w.null();
-    w.field("status", m.status);
-    timestamp(w, "created_at", m.created_at);
-    w.field("sender_name", m.sender_name).end_object();
-  }
+  for (const auto& m : detail.messages) write_message(w, m);
   w.end_array();
   w.field("message_count", static_cast<std::int64_t>(detail.messages.size())).end_object();
+}
+
+void write_message(JsonWriter& w, const domain::Message& m) {
+  w.begin_object()
+      .field("id", m.id.value)
+      .field("sender_type", m.sender_type)
+      .field("content", m.content)
+      .key("attachments");
+  m.attachments_json ? w.raw(*m.attachments_json) : w.null();
+  w.field("status", m.status);
+  timestamp(w, "created_at", m.created_at);
+  w.field("sender_name", m.sender_name).end_object();
 }
 
 void write_conversation_patched(JsonWriter& w, const domain::ConversationPatchResult& r) {

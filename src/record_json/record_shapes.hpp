@@ -16,6 +16,8 @@ void write_contact_created(JsonWriter& w, const domain::Contact& contact);
 
 void write_conversation_item(JsonWriter& w, const domain::Conversation& conversation);
 void write_conversation_detail(JsonWriter& w, const domain::ConversationWithMessages& detail);
+// One message as GET-one lists it.
+void write_message(JsonWriter& w, const domain::Message& message);
 void write_conversation_patched(JsonWriter& w, const domain::ConversationPatchResult& result);
 
 void write_deleted(JsonWriter& w, const std::string& id);

@@ -17,9 +17,11 @@
 #include "observability/http_metrics.hpp"
 #include "observability/logger.hpp"
 #include "runtime/admin_handler.hpp"
+#include "runtime/delivery_workers.hpp"
 #include "runtime/metrics_page.hpp"
 #include "runtime/observed_api_handler.hpp"
 #include "runtime/shutdown_signals.hpp"
+#include "webhooks/blocked_ranges.hpp"
 
 namespace leadline::runtime {
 
@@ -88,7 +90,9 @@ void run_api_server(const RuntimeConfig& config, store::Database& db,
   auth::UsageRecorder usage(
       [&db](const std::vector<domain::UsageDelta>& deltas) { db.usage().record(deltas); },
       kUsageFlushInterval, auth::system_clock_ms(), logger);
-  api::ApiHandler api(db, authenticator, *limiter, usage);
+  const webhooks::AddressPolicy address_policy(config.webhooks.allow_private);
+  api::ApiHandler api(db, authenticator, *limiter, usage,
+                      api::WebhookRules{{config.webhooks.allow_http, &address_policy}});
   observability::HttpMetrics metrics(api_route_labels());
   ObservedApiHandler handler(api, logger, metrics, config.trusted_proxies);
 
@@ -119,7 +123,10 @@ void run_api_server(const RuntimeConfig& config, store::Database& db,
 
   std::thread admin_thread;
   if (admin_server) admin_thread = std::thread([&admin_server] { admin_server->run(); });
-  server.run();
+  {
+    const DeliveryWorkers deliveries(db, config.webhooks, domain::system_clock(), logger);
+    server.run();
+  }
   if (admin_server) {
     admin_server->stop();
     admin_thread.join();

@@ -2,6 +2,7 @@
 // environment, config file).
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,17 @@ struct ListenAddress {
   unsigned short port = 0;
 };
 
+// Webhook delivery and the events' retention (docs/webhooks.md, "Serve settings").
+struct WebhookConfig {
+  int workers = 16;  // attempts in flight per instance; 0 = this instance delivers nothing
+  std::vector<std::chrono::milliseconds> retry_schedule;  // empty: the default schedule
+  std::chrono::milliseconds timeout{15'000};
+  std::chrono::milliseconds disable_after{5LL * 24 * 3600 * 1000};
+  std::chrono::milliseconds event_retention{30LL * 24 * 3600 * 1000};
+  std::vector<auth::IpRange> allow_private;
+  bool allow_http = false;
+};
+
 struct RuntimeConfig {
   http::ServerConfig server;  // the API listener; size limits keep the HTTP defaults
   auth::RateLimitPolicy rate_limit;
@@ -27,6 +39,7 @@ struct RuntimeConfig {
   observability::LogFormat log_format = observability::LogFormat::kText;
   observability::Level log_level = observability::Level::kInfo;
   std::optional<ListenAddress> admin_listen;  // set: /healthz, /readyz, /metrics served there
+  WebhookConfig webhooks;
 };
 
 }  // namespace leadline::runtime

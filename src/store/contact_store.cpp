@@ -2,6 +2,9 @@
 // lock-compare-write PATCH that also moves last_activity, keyset-paged lists.
 #include "store/contact_store.hpp"
 
+#include "record_json/event_shapes.hpp"
+#include "store/records/event_outbox.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -141,7 +144,10 @@ CreateResult<domain::Contact> insert_contact(sql::Connection& conn, const domain
                                              domain::Timestamp now) {
   const domain::Contact out = new_contact_record(contact, now);
   for (int attempt = 0; attempt < kInsertAttempts; ++attempt) {
-    if (try_insert(conn, ws, out, contact.metadata_json)) return out;
+    if (try_insert(conn, ws, out, contact.metadata_json)) {
+      record_event(conn, ws, "contact.created", record_json::contact_data(out), {}, now);
+      return out;
+    }
     if (!out.email) break;
     // Each statement sees what committed before it (SQLite: one writer; PostgreSQL: READ
     // COMMITTED), so this finds the winner, or this transaction's own earlier insert.
@@ -205,6 +211,8 @@ UpdateResult<domain::Contact> ContactStore::update(const domain::WorkspaceId& ws
       }
       throw std::runtime_error("contact e-mail conflict without a conflicting contact");
     }
+    record_event(c, ws, "contact.updated", record_json::contact_data(next),
+                 record_json::previous_attributes(*current, next), next.updated_at);
     return next;
   });
 }
@@ -212,8 +220,12 @@ UpdateResult<domain::Contact> ContactStore::update(const domain::WorkspaceId& ws
 bool ContactStore::remove(const domain::WorkspaceId& ws, const domain::ContactId& id) {
   static const Operation op("delete_contact");
   return runner_.write(op, [&](sql::Connection& c) {
-    return c.execute("DELETE FROM contacts WHERE workspace_id = ? AND id = ?",
-                     sql::Params().id(ws).id(id)) > 0;
+    const auto before = select_contact(c, ws, id, c.dialect().lock_rows("c"));
+    if (!before) return false;
+    c.execute("DELETE FROM contacts WHERE workspace_id = ? AND id = ?",
+              sql::Params().id(ws).id(id));
+    record_event(c, ws, "contact.deleted", record_json::contact_data(*before), {}, runner_.now());
+    return true;
   });
 }
 

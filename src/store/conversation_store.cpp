@@ -2,6 +2,9 @@
 // last_message and message_count from the messages, all in one statement per page.
 #include "store/conversation_store.hpp"
 
+#include "record_json/event_shapes.hpp"
+#include "store/records/event_outbox.hpp"
+
 #include "store/records/json_string_array.hpp"
 #include "store/records/list_sort_keys.hpp"
 #include "store/records/record_patches.hpp"
@@ -83,6 +86,21 @@ std::optional<ConversationFields> select_patchable(sql::Connection& conn,
   return f;
 }
 
+}  // namespace
+
+std::optional<domain::Conversation> select_conversation(sql::Connection& conn,
+                                                        const domain::WorkspaceId& ws,
+                                                        const domain::ConversationId& id) {
+  static const std::string sql = "SELECT " + std::string(kConversationColumns) + " FROM " +
+                                 std::string(kConversationFrom) +
+                                 " WHERE cv.workspace_id = ? AND cv.id = ?";
+  auto row = conn.query(sql, sql::Params().id(ws).id(id));
+  if (!row.next()) return std::nullopt;
+  return read_conversation(row);
+}
+
+namespace {
+
 sql::ListSql conversation_list_sql(const sql::Dialect& dialect, const domain::WorkspaceId& ws,
                                    const ConversationListQuery& query) {
   auto sql = sql::ListSql::of_workspace(kConversationColumns, kConversationFrom, "cv", ws.value);
@@ -108,17 +126,12 @@ sql::ListSql conversation_list_sql(const sql::Dialect& dialect, const domain::Wo
 std::optional<domain::ConversationWithMessages> ConversationStore::get(
     const domain::WorkspaceId& ws, const domain::ConversationId& id) {
   static const Operation op("get_conversation");
-  static const std::string sql = "SELECT " + std::string(kConversationColumns) + " FROM " +
-                                 std::string(kConversationFrom) +
-                                 " WHERE cv.workspace_id = ? AND cv.id = ?";
   return runner_.snapshot(
       op, [&](sql::Connection& c) -> std::optional<domain::ConversationWithMessages> {
         domain::ConversationWithMessages out;
-        {
-          auto row = c.query(sql, sql::Params().id(ws).id(id));
-          if (!row.next()) return std::nullopt;
-          out.conversation = read_conversation(row);
-        }
+        auto conversation = select_conversation(c, ws, id);
+        if (!conversation) return std::nullopt;
+        out.conversation = std::move(*conversation);
         auto rows = c.query(
             "SELECT id, sender_type, content, attachments, status, created_at, sender_name "
             "FROM messages WHERE workspace_id = ? AND conversation_id = ? "
@@ -146,6 +159,7 @@ UpdateResult<domain::ConversationPatchResult> ConversationStore::update(
         }
         ConversationFields next = apply_patch(*current, patch);
         if (!(next == *current)) {
+          const auto before = select_conversation(c, ws, id);
           next.updated_at = advance_updated_at(current->updated_at, runner_.now());
           c.execute(
               "UPDATE conversations SET status = ?, tags = ?, agent_id = ?, department_id = ?, "
@@ -158,6 +172,9 @@ UpdateResult<domain::ConversationPatchResult> ConversationStore::update(
                   .int64(next.updated_at.unix_ms)
                   .id(ws)
                   .id(id));
+          const auto after = select_conversation(c, ws, id);
+          record_event(c, ws, "conversation.updated", record_json::conversation_data(*after),
+                       record_json::previous_attributes(*before, *after), next.updated_at);
         }
         return domain::ConversationPatchResult{id, next.status, next.tags, next.updated_at};
       });

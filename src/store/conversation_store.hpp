@@ -28,4 +28,9 @@ class ConversationStore {
   OperationRunner& runner_;
 };
 
+// The list-item shape of one conversation, inside another operation's transaction.
+std::optional<domain::Conversation> select_conversation(sql::Connection& conn,
+                                                        const domain::WorkspaceId& ws,
+                                                        const domain::ConversationId& id);
+
 }  // namespace leadline::store

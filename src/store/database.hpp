@@ -11,13 +11,16 @@
 #include "domain/clock.hpp"
 #include "store/contact_store.hpp"
 #include "store/conversation_store.hpp"
+#include "store/delivery_store.hpp"
 #include "store/engine.hpp"
+#include "store/event_store.hpp"
 #include "store/import_store.hpp"
 #include "store/key_store.hpp"
 #include "store/lead_store.hpp"
 #include "store/operation.hpp"
 #include "store/operation_runner.hpp"
 #include "store/usage_store.hpp"
+#include "store/webhook_store.hpp"
 #include "store/workspace_store.hpp"
 
 namespace leadline::store {
@@ -37,6 +40,12 @@ class Database {
   ContactStore& contacts() { return contacts_; }
   ConversationStore& conversations() { return conversations_; }
   ImportStore& imports() { return imports_; }
+  EventStore& events() { return events_; }
+  WebhookStore& webhooks() { return webhooks_; }
+  DeliveryStore& deliveries() { return deliveries_; }
+
+  // Notified after a committed write recorded deliveries (wakes the delivery workers).
+  DeliverySignal& delivery_signal() { return runner_.delivery_signal(); }
 
   // Secret for cursor HMACs; the same for every instance on this database.
   const std::string& cursor_secret() const { return cursor_secret_; }
@@ -54,6 +63,9 @@ class Database {
   ContactStore contacts_{runner_};
   ConversationStore conversations_{runner_};
   ImportStore imports_{runner_};
+  EventStore events_{runner_};
+  WebhookStore webhooks_{runner_};
+  DeliveryStore deliveries_{runner_};
   std::string cursor_secret_;
 };
 

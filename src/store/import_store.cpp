@@ -5,8 +5,11 @@
 #include <optional>
 
 #include "domain/uuid.hpp"
+#include "record_json/event_shapes.hpp"
 #include "store/contact_store.hpp"
+#include "store/conversation_store.hpp"
 #include "store/lead_store.hpp"
+#include "store/records/event_outbox.hpp"
 #include "store/records/import_rules.hpp"
 #include "store/records/json_string_array.hpp"
 #include "store/workspace_store.hpp"
@@ -112,9 +115,30 @@ class ImportWalk {
     if (contact_id && !conversation.messages.empty()) {
       raise_contact_activity(conn_, ws_, *contact_id, updated_at);
     }
+    record_conversation_events(domain::ConversationId{id}, message_ids, conversation.messages);
     ++counts_.conversations;
     counts_.messages += static_cast<std::int64_t>(conversation.messages.size());
     return std::nullopt;
+  }
+
+  // conversation.created with the conversation as lists show it, then message.created for each
+  // message in the conversation's order.
+  void record_conversation_events(const domain::ConversationId& id,
+                                  const std::vector<std::string>& message_ids,
+                                  const std::vector<domain::NewMessage>& messages) {
+    record_event(conn_, ws_, "conversation.created",
+                 record_json::conversation_data(*select_conversation(conn_, ws_, id)), {}, now_);
+    for (std::size_t i = 0; i < message_ids.size(); ++i) {
+      const domain::NewMessage& m = messages[i];
+      const domain::Message message{domain::MessageId{message_ids[i]},
+                                    m.sender_type,
+                                    m.content,
+                                    m.attachments_json,
+                                    m.status,
+                                    m.created_at,
+                                    m.sender_name};
+      record_event(conn_, ws_, "message.created", record_json::message_data(id, message), {}, now_);
+    }
   }
 
   // A visitor with an e-mail is the workspace's contact of that address, created when there is

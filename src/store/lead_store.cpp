@@ -3,6 +3,8 @@
 #include "store/lead_store.hpp"
 
 #include "domain/unicode_text.hpp"
+#include "record_json/event_shapes.hpp"
+#include "store/records/event_outbox.hpp"
 #include "store/records/folded_text.hpp"
 #include "store/records/json_string_array.hpp"
 #include "store/records/list_sort_keys.hpp"
@@ -109,6 +111,7 @@ domain::Lead insert_lead(sql::Connection& conn, const domain::WorkspaceId& ws,
   sql::Params params;
   params.id(out.id).id(ws).text(out.source).opt_real(out.lead_score).int64(out.created_at.unix_ms);
   conn.execute(sql, add_written_values(params, out));
+  record_event(conn, ws, "lead.created", record_json::lead_data(out), {}, now);
   return out;
 }
 
@@ -142,15 +145,21 @@ UpdateResult<domain::Lead> LeadStore::update(const domain::WorkspaceId& ws,
     sql::Params params;
     c.execute(sql, add_written_values(params, next).id(ws).id(id));
     // Read back so the rep summary matches the new assignment.
-    return *select_lead(c, ws, id);
+    domain::Lead updated = *select_lead(c, ws, id);
+    record_event(c, ws, "lead.updated", record_json::lead_data(updated),
+                 record_json::previous_attributes(*current, updated), updated.updated_at);
+    return updated;
   });
 }
 
 bool LeadStore::remove(const domain::WorkspaceId& ws, const domain::LeadId& id) {
   static const Operation op("delete_lead");
   return runner_.write(op, [&](sql::Connection& c) {
-    return c.execute("DELETE FROM leads WHERE workspace_id = ? AND id = ?",
-                     sql::Params().id(ws).id(id)) > 0;
+    const auto before = select_lead(c, ws, id, c.dialect().lock_rows("l"));
+    if (!before) return false;
+    c.execute("DELETE FROM leads WHERE workspace_id = ? AND id = ?", sql::Params().id(ws).id(id));
+    record_event(c, ws, "lead.deleted", record_json::lead_data(*before), {}, runner_.now());
+    return true;
   });
 }
 

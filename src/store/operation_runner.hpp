@@ -9,8 +9,10 @@
 #include <utility>
 
 #include "domain/clock.hpp"
+#include "store/delivery_signal.hpp"
 #include "store/engine.hpp"
 #include "store/operation.hpp"
+#include "store/records/event_outbox.hpp"
 
 namespace leadline::store {
 
@@ -22,6 +24,9 @@ class OperationRunner {
 
   // The time a write stamps on what it changes.
   domain::Timestamp now() const { return clock_.now(); }
+
+  // Notified after a committed write during which deliveries were recorded.
+  DeliverySignal& delivery_signal() { return delivery_signal_; }
 
   // `f(sql::Connection&)`'s result, run as one statement, one snapshot or one durable write.
   template <class F>
@@ -64,10 +69,31 @@ class OperationRunner {
     std::chrono::steady_clock::time_point start_;
   };
 
+  // Notifies on destruction when deliveries were recorded since construction: after the
+  // engine returned, i.e. once the write is durable (or undone, which wakes the workers for
+  // nothing).
+  class WakeAfterCommit {
+   public:
+    explicit WakeAfterCommit(DeliverySignal* signal)
+        : signal_(signal), before_(signal ? deliveries_recorded() : 0) {}
+    ~WakeAfterCommit() {
+      if (signal_ != nullptr && deliveries_recorded() != before_) signal_->notify();
+    }
+    WakeAfterCommit(const WakeAfterCommit&) = delete;
+    WakeAfterCommit& operator=(const WakeAfterCommit&) = delete;
+
+   private:
+    DeliverySignal* signal_;
+    std::uint64_t before_;
+  };
+
   template <class F, class Keep>
   auto run(const Operation& op, Access access, F& f, Keep& keep) {
     using Result = std::invoke_result_t<F&, sql::Connection&>;
     const Timer timer(metrics_, op);
+    // A write may run on the engine's writer thread, so the counter, not the thread, tells
+    // whether deliveries were recorded meanwhile (by this write or one committed with it).
+    const WakeAfterCommit wake(access == Access::kWrite ? &delivery_signal_ : nullptr);
     if constexpr (std::is_void_v<Result>) {
       engine_.run(access, [&](sql::Connection& c) {
         f(c);
@@ -87,6 +113,7 @@ class OperationRunner {
   Engine& engine_;
   const domain::Clock& clock_;
   OperationMetrics* metrics_;
+  DeliverySignal delivery_signal_;
 };
 
 }  // namespace leadline::store

@@ -214,10 +214,12 @@ TEST_F(HttpBasicsTest, UnknownPathSaysWhatToSendInstead) {
        "no endpoint at this path; send /api/v1/external/leads without the trailing slash"},
       {"/api/v1/external/widgets",
        "no endpoint at this path; the endpoints are /api/v1/external/leads, "
-       "/api/v1/external/contacts and /api/v1/external/conversations"},
+       "/api/v1/external/contacts, /api/v1/external/conversations, /api/v1/external/events, "
+       "/api/v1/external/webhooks and /api/v1/external/webhook-deliveries"},
       {"/api/v1/external/leadsx",
        "no endpoint at this path; the endpoints are /api/v1/external/leads, "
-       "/api/v1/external/contacts and /api/v1/external/conversations"},
+       "/api/v1/external/contacts, /api/v1/external/conversations, /api/v1/external/events, "
+       "/api/v1/external/webhooks and /api/v1/external/webhook-deliveries"},
       {"/api/v1/leads", "no endpoint at this path; the API lives under /api/v1/external"},
       {"/api/v1/externalleads", "no endpoint at this path; the API lives under /api/v1/external"},
       {"/", "no endpoint at this path; the API lives under /api/v1/external"},

@@ -22,6 +22,16 @@ class PostgresDialect final : public sql::Dialect {
     return " FOR UPDATE OF " + std::string(alias);
   }
 
+  std::string claim_rows(std::string_view alias) const override {
+    return " FOR UPDATE OF " + std::string(alias) + " SKIP LOCKED";
+  }
+
+  // Every transaction below the snapshot's xmin has ended, so no event of a lower tx can still
+  // commit; events of later transactions wait until it moves past them.
+  std::string feed_settled(std::string_view alias) const override {
+    return std::string(alias) + ".tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint";
+  }
+
   // Containment of a one-element array, which the GIN index on the tags serves.
   void add_tag_filter(sql::ListSql& sql, std::string_view tags_column,
                       const std::string& tag) const override {

@@ -35,6 +35,15 @@ class Dialect {
   // writers change them one after the other ("" where the engine admits one writer anyway).
   virtual std::string lock_rows(std::string_view alias) const = 0;
 
+  // Appended to the SELECT that claims work several instances share (due webhook deliveries):
+  // rows another transaction holds are skipped rather than waited for.
+  virtual std::string claim_rows(std::string_view alias) const = 0;
+
+  // The condition that keeps the events feed (alias `alias`) to events no earlier event can
+  // still join: "" where commits land in the order of `seq`; on PostgreSQL, events of
+  // transactions older than every one still running (docs/design.md, "The events feed").
+  virtual std::string feed_settled(std::string_view alias) const = 0;
+
   // Keeps the list's rows whose JSON tag array `tags_column` holds `tag`.
   virtual void add_tag_filter(ListSql& sql, std::string_view tags_column,
                               const std::string& tag) const = 0;

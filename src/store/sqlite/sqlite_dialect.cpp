@@ -14,6 +14,9 @@ class SqliteDialect final : public sql::Dialect {
 
   // One writer connection with group commit: writes never run concurrently.
   std::string lock_rows(std::string_view) const override { return {}; }
+  // One writer at a time: a claim is never contended.
+  std::string claim_rows(std::string_view) const override { return {}; }
+  std::string feed_settled(std::string_view) const override { return {}; }
 
   void add_tag_filter(sql::ListSql& sql, std::string_view tags_column,
                       const std::string& tag) const override {

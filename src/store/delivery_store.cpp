@@ -1,0 +1,210 @@
+#include "store/delivery_store.hpp"
+
+#include "store/records/stored_enums.hpp"
+#include "store/sql/list_page.hpp"
+
+namespace leadline::store {
+
+namespace {
+
+constexpr std::string_view kDeliveryColumns =
+    "d.id, d.webhook_id, d.event_id, d.event_type, d.status, d.attempt_count, "
+    "d.next_attempt_at, d.last_attempt_at, d.last_status_code, d.last_error, d.created_at";
+
+std::optional<domain::Timestamp> opt_timestamp(const sql::Rows& row, int col) {
+  if (row.is_null(col)) return std::nullopt;
+  return domain::Timestamp{row.int64(col)};
+}
+
+std::optional<int> opt_int(const sql::Rows& row, int col) {
+  if (row.is_null(col)) return std::nullopt;
+  return static_cast<int>(row.int64(col));
+}
+
+sql::Value nullable(std::optional<int> v) {
+  if (!v) return {};
+  return static_cast<std::int64_t>(v.value_or(0));
+}
+
+domain::Delivery read_delivery(const sql::Rows& row) {
+  domain::Delivery d;
+  d.id.value = row.text(0);
+  d.webhook_id.value = row.text(1);
+  d.event_id.value = row.text(2);
+  d.event_type = row.text(3);
+  d.status = stored_enum(row.text_view(4), &domain::parse_delivery_status, "delivery status");
+  d.attempt_count = static_cast<int>(row.int64(5));
+  d.next_attempt_at = opt_timestamp(row, 6);
+  d.last_attempt_at = opt_timestamp(row, 7);
+  d.last_status_code = opt_int(row, 8);
+  d.last_error = row.opt_text(9);
+  d.created_at = {row.int64(10)};
+  return d;
+}
+
+std::optional<domain::Delivery> select_delivery(sql::Connection& conn,
+                                                const domain::WorkspaceId& ws,
+                                                const domain::DeliveryId& id) {
+  static const std::string sql = "SELECT " + std::string(kDeliveryColumns) +
+                                 " FROM webhook_deliveries d WHERE d.workspace_id = ? AND d.id = ?";
+  auto row = conn.query(sql, sql::Params().id(ws).id(id));
+  if (!row.next()) return std::nullopt;
+  return read_delivery(row);
+}
+
+}  // namespace
+
+Page<domain::Delivery> DeliveryStore::list(const domain::WorkspaceId& ws,
+                                           const DeliveryListQuery& query) {
+  static const Operation op("list_webhook_deliveries");
+  static const std::vector<sql::SortKey> keys{{"d.created_at", false}};
+  return runner_.snapshot(op, [&](sql::Connection& c) {
+    auto sql = sql::ListSql::of_workspace(kDeliveryColumns, "webhook_deliveries d", "d", ws.value);
+    if (query.webhook) sql.filter("d.webhook_id = ?", query.webhook->value);
+    if (query.event) sql.filter("d.event_id = ?", query.event->value);
+    if (query.status) sql.filter("d.status = ?", std::string(domain::to_string(*query.status)));
+    sql.sort_by(keys, SortDirection::kDesc);
+    return sql::run_list<domain::Delivery>(c, sql, query.page, read_delivery);
+  });
+}
+
+std::optional<domain::Delivery> DeliveryStore::get(const domain::WorkspaceId& ws,
+                                                   const domain::DeliveryId& id) {
+  static const Operation op("get_webhook_delivery");
+  return runner_.snapshot(op, [&](sql::Connection& c) -> std::optional<domain::Delivery> {
+    auto delivery = select_delivery(c, ws, id);
+    if (!delivery) return std::nullopt;
+    auto rows = c.query(
+        "SELECT attempted_at, status_code, duration_ms, error, response_excerpt "
+        "FROM webhook_attempts WHERE delivery_id = ? ORDER BY n",
+        sql::Params().id(id));
+    while (rows.next()) {
+      delivery->attempts.push_back({domain::Timestamp{rows.int64(0)}, opt_int(rows, 1),
+                                    rows.int64(2), rows.opt_text(3), rows.text(4)});
+    }
+    return delivery;
+  });
+}
+
+std::variant<domain::Delivery, NotFound, EndpointDisabled> DeliveryStore::retry(
+    const domain::WorkspaceId& ws, const domain::DeliveryId& id) {
+  static const Operation op("retry_webhook_delivery");
+  return runner_.write(
+      op, [&](sql::Connection& c) -> std::variant<domain::Delivery, NotFound, EndpointDisabled> {
+        auto delivery = select_delivery(c, ws, id);
+        if (!delivery) return NotFound{};
+        auto endpoint = c.query("SELECT enabled FROM webhooks WHERE workspace_id = ? AND id = ?",
+                                sql::Params().id(ws).id(delivery->webhook_id));
+        if (!endpoint.next() || endpoint.int64(0) == 0) return EndpointDisabled{};
+        const domain::Timestamp now = runner_.now();
+        c.execute(
+            "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, "
+            "lease_until = NULL WHERE workspace_id = ? AND id = ?",
+            sql::Params().int64(now.unix_ms).id(ws).id(id));
+        delivery->status = domain::DeliveryStatus::kPending;
+        delivery->next_attempt_at = now;
+        // A redelivery records deliveries to attempt, as an event does: wake the workers.
+        note_deliveries_recorded();
+        return *delivery;
+      });
+}
+
+std::vector<ClaimedDelivery> DeliveryStore::claim(
+    int limit, domain::Timestamp lease_until, const std::function<bool(std::string_view)>& admit) {
+  static const Operation op("claim_webhook_deliveries");
+  return runner_.write(op, [&](sql::Connection& c) {
+    const domain::Timestamp now = runner_.now();
+    // Candidates beyond `limit` leave room for admit() to pass over busy endpoints.
+    const std::string sql =
+        "SELECT d.workspace_id, d.id, d.webhook_id, w.url, e.body, d.event_id, w.secret, "
+        "w.previous_secret, w.previous_secret_until, COALESCE(w.last_success_at, w.created_at), "
+        "d.attempt_count "
+        "FROM webhook_deliveries d "
+        "JOIN webhooks w ON w.workspace_id = d.workspace_id AND w.id = d.webhook_id "
+        "JOIN events e ON e.id = d.event_id "
+        "WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND w.enabled = 1 "
+        "AND (d.lease_until IS NULL OR d.lease_until <= ?) "
+        "ORDER BY d.next_attempt_at LIMIT ?" +
+        c.dialect().claim_rows("d");
+    std::vector<ClaimedDelivery> out;
+    {
+      auto rows =
+          c.query(sql, sql::Params().int64(now.unix_ms).int64(now.unix_ms).int64(limit * 4L));
+      while (rows.next() && static_cast<int>(out.size()) < limit) {
+        if (!admit(rows.text_view(2))) continue;
+        ClaimedDelivery d;
+        d.workspace.value = rows.text(0);
+        d.id.value = rows.text(1);
+        d.webhook.value = rows.text(2);
+        d.url = rows.text(3);
+        d.body = rows.text(4);
+        d.event_id = rows.text(5);
+        d.secrets.push_back(rows.text(6));
+        if (!rows.is_null(7) && !rows.is_null(8) && rows.int64(8) > now.unix_ms) {
+          d.secrets.push_back(rows.text(7));
+        }
+        d.healthy_since = {rows.int64(9)};
+        d.attempts_before = static_cast<int>(rows.int64(10));
+        out.push_back(std::move(d));
+      }
+    }
+    for (const auto& d : out) {
+      c.execute("UPDATE webhook_deliveries SET lease_until = ? WHERE workspace_id = ? AND id = ?",
+                sql::Params().int64(lease_until.unix_ms).id(d.workspace).id(d.id));
+    }
+    return out;
+  });
+}
+
+void DeliveryStore::report(const AttemptReport& r) {
+  static const Operation op("report_webhook_attempt");
+  runner_.write(op, [&](sql::Connection& c) {
+    const auto& a = r.attempt;
+    const sql::Value code = nullable(a.status_code);
+    std::int64_t n = 0;
+    {
+      auto rows = c.query(
+          "UPDATE webhook_deliveries SET status = ?, attempt_count = attempt_count + 1, "
+          "next_attempt_at = ?, last_attempt_at = ?, last_status_code = ?, last_error = ?, "
+          "lease_until = NULL WHERE workspace_id = ? AND id = ? RETURNING attempt_count",
+          sql::Params()
+              .text(domain::to_string(r.status))
+              .value(r.next_attempt_at ? sql::Value(r.next_attempt_at->unix_ms) : sql::Value())
+              .int64(a.attempted_at.unix_ms)
+              .value(code)
+              .opt_text(a.error)
+              .id(r.workspace)
+              .id(r.id));
+      // Gone meanwhile: its endpoint was deleted or its event expired.
+      if (!rows.next()) return;
+      n = rows.int64(0);
+    }
+    c.execute(
+        "INSERT INTO webhook_attempts (delivery_id, n, attempted_at, status_code, duration_ms, "
+        "error, response_excerpt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        sql::Params()
+            .id(r.id)
+            .int64(n)
+            .int64(a.attempted_at.unix_ms)
+            .value(code)
+            .int64(a.duration_ms)
+            .opt_text(a.error)
+            .text(a.response_excerpt));
+    if (r.status == domain::DeliveryStatus::kSucceeded) {
+      c.execute("UPDATE webhooks SET last_success_at = ? WHERE workspace_id = ? AND id = ?",
+                sql::Params().int64(a.attempted_at.unix_ms).id(r.workspace).id(r.webhook));
+    }
+    if (r.disable_endpoint) {
+      c.execute(
+          "UPDATE webhooks SET enabled = 0, disabled_reason = ?, updated_at = ? "
+          "WHERE workspace_id = ? AND id = ? AND enabled = 1",
+          sql::Params()
+              .text(*r.disable_endpoint)
+              .int64(a.attempted_at.unix_ms)
+              .id(r.workspace)
+              .id(r.webhook));
+    }
+  });
+}
+
+}  // namespace leadline::store

@@ -1,0 +1,27 @@
+// Records an event and one delivery per subscribed, enabled endpoint inside the caller's write
+// transaction (the transactional outbox of docs/webhooks.md): the change, its event and its
+// deliveries commit together or not at all.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "domain/ids.hpp"
+#include "domain/timestamp.hpp"
+#include "store/sql/connection.hpp"
+
+namespace leadline::store {
+
+// `data` and `previous_attributes` are JSON texts (record_json/event_shapes.hpp); an empty
+// `previous_attributes` is left out of the body.
+void record_event(sql::Connection& conn, const domain::WorkspaceId& ws, std::string_view type,
+                  std::string_view data, std::string_view previous_attributes,
+                  domain::Timestamp now);
+
+// Counts deliveries recorded by this process. A writer that sees it move while its transaction
+// ran wakes the delivery workers once that transaction has committed (OperationRunner).
+std::uint64_t deliveries_recorded();
+// For a write that made deliveries due without an event (a redelivery).
+void note_deliveries_recorded();
+
+}  // namespace leadline::store
