@@ -34,8 +34,9 @@ struct AttemptResult {
   // "address 127.0.0.1 is in the blocked range 127.0.0.0/8",
   // "could not resolve host example.invalid", "TLS error: ..."
   std::optional<std::string> error;
-  // First 1,024 bytes of the body, invalid UTF-8 replaced by U+FFFD; up to 64 KiB more are read
-  // and discarded (so the connection can be reused), beyond that the connection is dropped.
+  // First 1,024 bytes of the body, invalid UTF-8 replaced by U+FFFD. The rest is read and
+  // discarded up to 64 KiB of body in all (so the connection can be reused); past that the sender
+  // hangs up, and the status still counts.
   std::string response_excerpt;
   std::optional<std::chrono::seconds> retry_after;  // only from a 429 or 503 answer
 
