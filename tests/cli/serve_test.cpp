@@ -121,7 +121,8 @@ TEST_F(ServeTest, EveryReadmeExampleShowsSomethingOnTheDemoData) {
     for (const auto& [placeholder, resource] :
          std::map<std::string, std::string>{{"LEAD_ID", "leads"},
                                             {"CONTACT_ID", "contacts"},
-                                            {"CONVERSATION_ID", "conversations"}}) {
+                                            {"CONVERSATION_ID", "conversations"},
+                                            {"EVENT_ID", "events"}}) {
       if (example.url.find(placeholder) == std::string::npos) continue;
       if (!ids.contains(placeholder)) {
         ids[placeholder] =
