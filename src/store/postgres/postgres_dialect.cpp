@@ -26,10 +26,18 @@ class PostgresDialect final : public sql::Dialect {
     return " FOR UPDATE OF " + std::string(alias) + " SKIP LOCKED";
   }
 
-  // Every transaction below the snapshot's xmin has ended, so no event of a lower tx can still
-  // commit; events of later transactions wait until it moves past them.
+  // An event is settled when every transaction with a smaller id has ended: below the oldest
+  // transaction the snapshot sees running (or below xmax, when none runs), nothing can still
+  // commit an event ahead of it. Transactions that provably belong to another database of the
+  // cluster are passed over (pg_stat_activity names their database; backend_xid is the 32-bit
+  // form of the xid8); one the view cannot place, e.g. of another role, still counts.
   std::string feed_settled(std::string_view alias) const override {
-    return std::string(alias) + ".tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint";
+    return std::string(alias) +
+           ".tx < (SELECT COALESCE(MIN(x::text::bigint), "
+           "pg_snapshot_xmax(pg_current_snapshot())::text::bigint) "
+           "FROM pg_snapshot_xip(pg_current_snapshot()) AS x WHERE NOT EXISTS ("
+           "SELECT 1 FROM pg_stat_activity a WHERE a.datname <> current_database() "
+           "AND a.backend_xid::text::bigint = x::text::bigint % 4294967296))";
   }
 
   // Containment of a one-element array, which the GIN index on the tags serves.
