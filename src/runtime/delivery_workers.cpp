@@ -71,8 +71,18 @@ struct DeliveryWorkers::State {
         if (stopping) return;
         free = config.workers - busy;
       }
-      if (free > 0 && claim(free) > 0) continue;
+      if (free > 0 && due() && claim(free) > 0) continue;
       signal.wait_for(seen, kPollInterval);
+    }
+  }
+
+  bool due() {
+    try {
+      return db.deliveries().any_due();
+    } catch (const std::exception& e) {
+      logger.log(observability::Level::kWarn, "due webhook deliveries could not be looked up",
+                 {{"error", e.what()}});
+      return false;
     }
   }
 

@@ -109,6 +109,27 @@ std::variant<domain::Delivery, NotFound, EndpointDisabled> DeliveryStore::retry(
       });
 }
 
+namespace {
+
+// Due, unclaimed deliveries of enabled endpoints whose event is still retained.
+constexpr std::string_view kDueDeliveries =
+    "FROM webhook_deliveries d "
+    "JOIN webhooks w ON w.workspace_id = d.workspace_id AND w.id = d.webhook_id "
+    "JOIN events e ON e.id = d.event_id "
+    "WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND w.enabled = 1 "
+    "AND (d.lease_until IS NULL OR d.lease_until <= ?) ";
+
+}  // namespace
+
+bool DeliveryStore::any_due() {
+  static const Operation op("find_due_webhook_deliveries");
+  static const std::string sql = "SELECT 1 " + std::string(kDueDeliveries) + "LIMIT 1";
+  return runner_.read(op, [&](sql::Connection& c) {
+    const std::int64_t now = runner_.now().unix_ms;
+    return c.query(sql, sql::Params().int64(now).int64(now)).next();
+  });
+}
+
 std::vector<ClaimedDelivery> DeliveryStore::claim(
     int limit, domain::Timestamp lease_until, const std::function<bool(std::string_view)>& admit) {
   static const Operation op("claim_webhook_deliveries");
@@ -118,13 +139,8 @@ std::vector<ClaimedDelivery> DeliveryStore::claim(
     const std::string sql =
         "SELECT d.workspace_id, d.id, d.webhook_id, w.url, e.body, d.event_id, w.secret, "
         "w.previous_secret, w.previous_secret_until, COALESCE(w.last_success_at, w.created_at), "
-        "d.attempt_count "
-        "FROM webhook_deliveries d "
-        "JOIN webhooks w ON w.workspace_id = d.workspace_id AND w.id = d.webhook_id "
-        "JOIN events e ON e.id = d.event_id "
-        "WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND w.enabled = 1 "
-        "AND (d.lease_until IS NULL OR d.lease_until <= ?) "
-        "ORDER BY d.next_attempt_at LIMIT ?" +
+        "d.attempt_count " +
+        std::string(kDueDeliveries) + "ORDER BY d.next_attempt_at LIMIT ?" +
         c.dialect().claim_rows("d");
     std::vector<ClaimedDelivery> out;
     {

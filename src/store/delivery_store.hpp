@@ -63,6 +63,8 @@ class DeliveryStore {
   std::variant<domain::Delivery, NotFound, EndpointDisabled> retry(const domain::WorkspaceId& ws,
                                                                    const domain::DeliveryId& id);
 
+  // Whether claim() would find something now: a read, so an idle poll never takes the writer.
+  bool any_due();
   // Claims up to `limit` due deliveries of enabled endpoints, oldest due first, until
   // `lease_until`; other instances skip them meanwhile, and a crashed instance's claims run
   // out. `admit(webhook id)` may turn one down (its endpoint has enough attempts in flight).
