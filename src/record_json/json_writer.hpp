@@ -57,6 +57,13 @@ class JsonWriter {
   JsonWriter& value(const std::optional<std::string>& s) { return optional_string(s); }
   JsonWriter& value(const std::optional<double>& d) { return optional_number(d); }
   JsonWriter& value(const std::vector<std::string>& v) { return strings(v); }
+  JsonWriter& value(domain::Timestamp t) { return timestamp(t); }
+  JsonWriter& value(const std::optional<domain::Timestamp>& t) {
+    return t ? timestamp(*t) : null();
+  }
+  JsonWriter& value(const std::optional<int>& n) {
+    return n ? number(static_cast<std::int64_t>(*n)) : null();
+  }
 
   void separate();
 

@@ -5,20 +5,6 @@ namespace leadline::record_json {
 
 namespace {
 
-void timestamp(JsonWriter& w, std::string_view key, domain::Timestamp t) {
-  w.key(key).timestamp(t);
-}
-
-void optional_timestamp(JsonWriter& w, std::string_view key,
-                        const std::optional<domain::Timestamp>& t) {
-  w.key(key);
-  if (t) {
-    w.timestamp(*t);
-  } else {
-    w.null();
-  }
-}
-
 template <class Id>
 void optional_id(JsonWriter& w, std::string_view key, const std::optional<Id>& id) {
   w.key(key);
@@ -45,8 +31,8 @@ void conversation_head(JsonWriter& w, const domain::Conversation& c) {
       .field("source", c.source)
       .field("status", domain::to_string(c.status))
       .field("tags", c.tags);
-  timestamp(w, "created_at", c.created_at);
-  timestamp(w, "updated_at", c.updated_at);
+  w.field("created_at", c.created_at);
+  w.field("updated_at", c.updated_at);
 }
 
 }  // namespace
@@ -71,8 +57,8 @@ void write_lead_item(JsonWriter& w, const domain::Lead& lead) {
   lead.rep ? w.string(lead.rep->last_name) : w.null();
   w.key("rep_email");
   lead.rep ? w.string(lead.rep->email) : w.null();
-  timestamp(w, "created_at", lead.created_at);
-  timestamp(w, "updated_at", lead.updated_at);
+  w.field("created_at", lead.created_at);
+  w.field("updated_at", lead.updated_at);
   w.end_object();
 }
 
@@ -86,8 +72,8 @@ void write_lead_created(JsonWriter& w, const domain::Lead& lead) {
       .field("tags", lead.tags)
       .field("source", lead.source)
       .field("expected_billing_amount", lead.expected_billing_amount);
-  timestamp(w, "created_at", lead.created_at);
-  timestamp(w, "updated_at", lead.updated_at);
+  w.field("created_at", lead.created_at);
+  w.field("updated_at", lead.updated_at);
   w.end_object();
 }
 
@@ -98,10 +84,10 @@ void write_contact_item(JsonWriter& w, const domain::Contact& c) {
       .field("tags", c.tags)
       .field("profile_notes", c.profile_notes)
       .field("interest_summary", c.interest_summary);
-  timestamp(w, "last_activity", c.last_activity);
-  timestamp(w, "created_at", c.created_at);
+  w.field("last_activity", c.last_activity);
+  w.field("created_at", c.created_at);
   w.field("conversation_count", c.conversation_count);
-  optional_timestamp(w, "last_conversation_at", c.last_conversation_at);
+  w.field("last_conversation_at", c.last_conversation_at);
   w.end_object();
 }
 
@@ -109,7 +95,7 @@ void write_contact_created(JsonWriter& w, const domain::Contact& c) {
   w.begin_object();
   contact_identity(w, c);
   w.field("tags", c.tags).field("profile_notes", c.profile_notes);
-  timestamp(w, "created_at", c.created_at);
+  w.field("created_at", c.created_at);
   w.end_object();
 }
 
@@ -154,7 +140,7 @@ void write_message(JsonWriter& w, const domain::Message& m) {
       .key("attachments");
   m.attachments_json ? w.raw(*m.attachments_json) : w.null();
   w.field("status", m.status);
-  timestamp(w, "created_at", m.created_at);
+  w.field("created_at", m.created_at);
   w.field("sender_name", m.sender_name).end_object();
 }
 
@@ -163,7 +149,7 @@ void write_conversation_patched(JsonWriter& w, const domain::ConversationPatchRe
       .field("id", r.id.value)
       .field("status", domain::to_string(r.status))
       .field("tags", r.tags);
-  timestamp(w, "updated_at", r.updated_at);
+  w.field("updated_at", r.updated_at);
   w.end_object();
 }
 

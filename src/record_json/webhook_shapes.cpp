@@ -2,21 +2,6 @@
 
 namespace leadline::record_json {
 
-namespace {
-
-void optional_timestamp(JsonWriter& w, std::string_view key,
-                        const std::optional<domain::Timestamp>& t) {
-  w.key(key);
-  t ? w.timestamp(*t) : w.null();
-}
-
-void optional_int(JsonWriter& w, std::string_view key, const std::optional<int>& n) {
-  w.key(key);
-  n ? w.number(static_cast<std::int64_t>(*n)) : w.null();
-}
-
-}  // namespace
-
 void write_webhook(JsonWriter& w, const domain::WebhookEndpoint& webhook, std::string_view secret) {
   w.begin_object()
       .field("id", webhook.id.value)
@@ -25,8 +10,7 @@ void write_webhook(JsonWriter& w, const domain::WebhookEndpoint& webhook, std::s
       .field("description", webhook.description)
       .field("enabled", webhook.enabled)
       .field("disabled_reason", webhook.disabled_reason);
-  w.key("created_at").timestamp(webhook.created_at);
-  w.key("updated_at").timestamp(webhook.updated_at);
+  w.field("created_at", webhook.created_at).field("updated_at", webhook.updated_at);
   if (!secret.empty()) w.field("secret", secret);
   w.end_object();
 }
@@ -39,19 +23,19 @@ void write_delivery(JsonWriter& w, const domain::Delivery& d, bool with_attempts
       .field("event_type", d.event_type)
       .field("status", domain::to_string(d.status))
       .field("attempt_count", d.attempt_count);
-  optional_timestamp(
-      w, "next_attempt_at",
-      d.status == domain::DeliveryStatus::kPending ? d.next_attempt_at : std::nullopt);
-  optional_timestamp(w, "last_attempt_at", d.last_attempt_at);
-  optional_int(w, "last_status_code", d.last_status_code);
-  w.field("last_error", d.last_error);
-  w.key("created_at").timestamp(d.created_at);
+  w.field("next_attempt_at",
+          d.status == domain::DeliveryStatus::kPending ? d.next_attempt_at : std::nullopt)
+      .field("last_attempt_at", d.last_attempt_at)
+      .field("last_status_code", d.last_status_code)
+      .field("last_error", d.last_error)
+      .field("created_at", d.created_at);
   if (with_attempts) {
     w.key("attempts").begin_array();
     for (const auto& a : d.attempts) {
-      w.begin_object().key("attempted_at").timestamp(a.attempted_at);
-      optional_int(w, "status_code", a.status_code);
-      w.field("duration_ms", a.duration_ms)
+      w.begin_object()
+          .field("attempted_at", a.attempted_at)
+          .field("status_code", a.status_code)
+          .field("duration_ms", a.duration_ms)
           .field("error", a.error)
           .field("response_excerpt", a.response_excerpt)
           .end_object();
