@@ -34,7 +34,11 @@ struct RecordingReceiver::Impl {
   class Session : public std::enable_shared_from_this<Session> {
    public:
     Session(Impl& owner, tcp::socket socket)
-        : owner_(owner), socket_(std::move(socket)), timer_(socket_.get_executor()) {}
+        : owner_(owner), socket_(std::move(socket)), timer_(socket_.get_executor()) {
+      boost::system::error_code ec;
+      const auto peer = socket_.remote_endpoint(ec);
+      if (!ec) peer_port_ = peer.port();
+    }
 
     void read() {
       request_ = {};
@@ -49,7 +53,8 @@ struct RecordingReceiver::Impl {
       ReceivedRequest seen{std::string(request_.method_string()),
                            std::string(request_.target()),
                            {},
-                           request_.body()};
+                           request_.body(),
+                           peer_port_};
       for (const auto& field : request_) {
         std::string name(field.name_string());
         for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -84,6 +89,7 @@ struct RecordingReceiver::Impl {
     Impl& owner_;
     tcp::socket socket_;
     asio::steady_timer timer_;
+    unsigned short peer_port_ = 0;
     boost::beast::flat_buffer buffer_;
     http::request<http::string_body> request_;
     http::response<http::string_body> response_;

@@ -18,6 +18,7 @@ struct ReceivedRequest {
   std::string target;
   std::map<std::string, std::string> headers;  // names lower-cased
   std::string body;
+  unsigned short peer_port = 0;  // the sender's port of the connection it came on
 
   // headers["webhook-id"], "" when absent.
   std::string webhook_id() const;
