@@ -549,14 +549,13 @@ class CrashDurabilityTest : public ::testing::TestWithParam<Backend> {
     HttpClient client(server.host(), server.port());
     std::vector<json::object> feed;
     std::int64_t pending = -1;
-    std::size_t missing = 0;
     const auto started = std::chrono::steady_clock::now();
     const auto deadline = started + limit;
     for (;;) {
       pending = deliveries_with_status(client, "pending");
       feed = follow_feed(client);
       const std::map<std::string, int> got = receiver_->counts_by_webhook_id();
-      missing = 0;
+      std::size_t missing = 0;
       for (const auto& e : feed) missing += got.count(str(e.at("id"))) == 0 ? 1 : 0;
       if ((pending == 0 && missing == 0) || std::chrono::steady_clock::now() >= deadline ||
           HasFailure()) {
@@ -694,6 +693,10 @@ class CrashDurabilityTest : public ::testing::TestWithParam<Backend> {
                       << "\n  feed:      " << json::serialize(*it->second);
       }
     }
+    for (const auto& id : in_flight_at_kill_) {
+      EXPECT_GE(deliveries[id], 2)
+          << "event " << id << " was in flight (unanswered) at a kill and was not sent again";
+    }
     std::size_t duplicates = 0;
     for (const auto& id : feed_order) {
       auto it = deliveries.find(id);
@@ -706,9 +709,9 @@ class CrashDurabilityTest : public ::testing::TestWithParam<Backend> {
     }
     std::cout << "[durability] events: " << feed.size() << " in the feed for " << writes
               << " writes that took effect; the receiver got " << received.size() << " requests on "
-              << receiver_->connections() << " connections (" << duplicates
-              << " repeats after kills), " << waited.count() << " ms after the last restart; "
-              << missing << " events undelivered\n";
+              << receiver_->connections() << " connections (" << duplicates << " repeats; "
+              << in_flight_at_kill_.size() << " events were in flight at a kill) within "
+              << waited.count() << " ms after the last restart\n";
   }
 
   // Every event of the feed, paged by next_cursor.
@@ -733,6 +736,7 @@ class CrashDurabilityTest : public ::testing::TestWithParam<Backend> {
   }
 
   std::unique_ptr<RecordingReceiver> receiver_;
+  std::set<std::string> in_flight_at_kill_;  // webhook-ids unanswered when the server died
   std::unique_ptr<TempDir> dir_;
   std::filesystem::path db_file_;
   std::string db_url_;
@@ -783,8 +787,19 @@ TEST_P(CrashDurabilityTest, AcknowledgedWritesSurviveSigkillAndNothingElseAppear
     }
     auto delay = std::chrono::milliseconds(50 + static_cast<int>(rng() % 351));
     std::this_thread::sleep_for(delay);
+    // The receiver stops answering, and the kill waits (briefly) for a delivery to arrive: the
+    // deliveries held are known to be in flight, unanswered, when the server dies.
+    receiver_->hold_answers();
+    for (int i = 0; i < 100 && receiver_->held_webhook_ids().empty(); ++i) {
+      std::this_thread::sleep_for(10ms);
+    }
     killed.store(true);
     server.kill();
+    const std::vector<std::string> held = receiver_->held_webhook_ids();
+    in_flight_at_kill_.insert(held.begin(), held.end());
+    receiver_->release_answers();
+    std::cout << "[durability] round " << round << ": killed with " << held.size()
+              << " deliveries in flight\n";
     for (auto& w : workers) w.join();
     {
       std::lock_guard lock(failures_mu_);

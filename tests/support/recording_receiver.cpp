@@ -61,8 +61,13 @@ struct RecordingReceiver::Impl {
         seen.headers[name] = std::string(field.value());
       }
       std::chrono::milliseconds delay{0};
+      bool held = false;
       {
         std::lock_guard lock(owner_.mu);
+        if (owner_.holding) {
+          held = true;
+          owner_.held.push_back({weak_from_this(), seen.webhook_id()});
+        }
         owner_.received.push_back(std::move(seen));
         if (owner_.max_delay.count() > 0) {
           delay = std::chrono::milliseconds(owner_.rng() % (owner_.max_delay.count() + 1));
@@ -75,10 +80,21 @@ struct RecordingReceiver::Impl {
       response_.body() = "ok";
       response_.keep_alive(request_.keep_alive());
       response_.prepare_payload();
-      timer_.expires_after(delay);
+      // A held answer waits until release() cancels the timer, on this connection's strand.
+      if (held) {
+        timer_.expires_at(asio::steady_timer::time_point::max());
+      } else {
+        timer_.expires_after(delay);
+      }
       timer_.async_wait([self = shared_from_this()](boost::system::error_code) { self->write(); });
     }
 
+   public:
+    void release() {
+      asio::post(socket_.get_executor(), [self = shared_from_this()] { self->timer_.cancel(); });
+    }
+
+   private:
     void write() {
       http::async_write(socket_, response_,
                         [self = shared_from_this()](boost::system::error_code error, std::size_t) {
@@ -116,6 +132,12 @@ struct RecordingReceiver::Impl {
   std::vector<ReceivedRequest> received;
   std::mt19937_64 rng{std::random_device{}()};
   std::atomic<int> connection_count{0};
+  bool holding = false;
+  struct Held {
+    std::weak_ptr<Session> session;
+    std::string webhook_id;
+  };
+  std::vector<Held> held;
 };
 
 RecordingReceiver::RecordingReceiver(std::chrono::milliseconds max_delay, int threads)
@@ -158,6 +180,30 @@ std::map<std::string, int> RecordingReceiver::counts_by_webhook_id() const {
 
 int RecordingReceiver::connections() const {
   return impl_->connection_count.load();
+}
+
+void RecordingReceiver::hold_answers() {
+  std::lock_guard lock(impl_->mu);
+  impl_->holding = true;
+}
+
+std::vector<std::string> RecordingReceiver::held_webhook_ids() const {
+  std::lock_guard lock(impl_->mu);
+  std::vector<std::string> out;
+  for (const auto& h : impl_->held) out.push_back(h.webhook_id);
+  return out;
+}
+
+void RecordingReceiver::release_answers() {
+  std::vector<Impl::Held> held;
+  {
+    std::lock_guard lock(impl_->mu);
+    impl_->holding = false;
+    held.swap(impl_->held);
+  }
+  for (const auto& h : held) {
+    if (auto session = h.session.lock()) session->release();
+  }
 }
 
 }  // namespace leadline_test

@@ -46,6 +46,14 @@ class RecordingReceiver {
   // Connections accepted so far.
   int connections() const;
 
+  // From now on, requests are recorded but not answered until release_answers(): a test can
+  // know that the deliveries held were in flight (unanswered) when it killed the sender.
+  void hold_answers();
+  // The webhook-ids of the requests held so far (since hold_answers()).
+  std::vector<std::string> held_webhook_ids() const;
+  // Answers every held request (each after its delay) and stops holding.
+  void release_answers();
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
