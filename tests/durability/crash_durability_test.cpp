@@ -3,6 +3,12 @@
 // exactly the acknowledged writes survived, each request all-or-nothing, and that the database
 // passes its integrity check (PRAGMA integrity_check; amcheck's bt_index_check on PostgreSQL).
 //
+// A webhook endpoint (a recording receiver on loopback) is registered before the load, so the
+// kills also hit delivery workers in the middle of attempts. After the last round, once every
+// delivery is done: the events feed holds exactly one event per write that took effect and none
+// for a write that did not, with the data it committed, and every event reached the receiver
+// at least once (duplicates are allowed: an attempt in flight at a kill is made again).
+//
 // ROUNDS (environment, default 3) sets the number of kill/restart rounds on one database;
 // SEED fixes the random choices (the seed in use is printed, to replay a failure).
 
@@ -32,6 +38,7 @@
 #include "support/database_probe.hpp"
 #include "support/http_client.hpp"
 #include "support/postgres_instance.hpp"
+#include "support/recording_receiver.hpp"
 #include "support/server_process.hpp"
 #include "support/test_backend.hpp"
 
@@ -260,6 +267,8 @@ class CrashDurabilityTest : public ::testing::TestWithParam<Backend> {
                                     "--scopes", "read,write", "--db", db_url_});
     key_ = str(as_obj(key).at("key"));
     slots_.resize(kThreads);
+    // Answers wait up to 20 ms, so that deliveries are in flight when the server is killed.
+    receiver_ = std::make_unique<RecordingReceiver>(20ms);
   }
 
   Headers auth() const { return {{"Authorization", "Bearer " + key_}}; }
@@ -499,6 +508,235 @@ class CrashDurabilityTest : public ::testing::TestWithParam<Backend> {
     return on_postgres() ? postgres_integrity_check(db_url_) : integrity_check(db_file_);
   }
 
+  // Every event of the feed, oldest first, read as a follower does: `after` the last id seen.
+  std::vector<json::object> follow_feed(HttpClient& client) {
+    std::vector<json::object> all;
+    std::string after;
+    for (int page = 0; page < 100'000; ++page) {
+      std::string target = std::string(kBase) + "/events?limit=100" +
+                           (after.empty() ? "" : "&after=" + url_encode(after));
+      HttpResponse res = client.request("GET", target, std::nullopt, auth());
+      if (res.status != 200 || !res.json) {
+        ADD_FAILURE() << "GET " << target << "\n" << res.describe();
+        return all;
+      }
+      const json::array& items = res.data().as_array();
+      if (items.empty()) return all;
+      for (const auto& item : items) {
+        all.push_back(item.as_object());
+        after = str(item.at("id"));
+      }
+    }
+    ADD_FAILURE() << "following the events feed did not end";
+    return all;
+  }
+
+  // pagination.total_count of GET /webhook-deliveries?status=<status>.
+  std::int64_t deliveries_with_status(HttpClient& client, const std::string& status) {
+    std::string target = std::string(kBase) + "/webhook-deliveries?limit=1&status=" + status;
+    HttpResponse res = client.request("GET", target, std::nullopt, auth());
+    if (res.status != 200 || !res.json) {
+      ADD_FAILURE() << "GET " << target << "\n" << res.describe();
+      return -1;
+    }
+    return total_count(res);
+  }
+
+  // Waits (at most `limit`) until no delivery is pending and the receiver got every event of
+  // the feed; then checks the feed against the writes and the receiver against the feed.
+  void verify_events_and_deliveries(ServerProcess& server, std::chrono::seconds limit) {
+    SCOPED_TRACE("events and webhook deliveries after the last restart");
+    HttpClient client(server.host(), server.port());
+    std::vector<json::object> feed;
+    std::int64_t pending = -1;
+    const auto started = std::chrono::steady_clock::now();
+    const auto deadline = started + limit;
+    for (;;) {
+      pending = deliveries_with_status(client, "pending");
+      feed = follow_feed(client);
+      const std::map<std::string, int> got = receiver_->counts_by_webhook_id();
+      std::size_t missing = 0;
+      for (const auto& e : feed) missing += got.count(str(e.at("id"))) == 0 ? 1 : 0;
+      if ((pending == 0 && missing == 0) || std::chrono::steady_clock::now() >= deadline ||
+          HasFailure()) {
+        break;
+      }
+      std::this_thread::sleep_for(200ms);
+    }
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - started);
+    EXPECT_EQ(pending, 0) << "deliveries still pending " << limit.count()
+                          << " s after the last restart";
+    EXPECT_EQ(deliveries_with_status(client, "failed"), 0)
+        << "deliveries failed, though the receiver answers every attempt with 200";
+
+    // The feed: each event once, in the same order when paged by cursor.
+    std::set<std::string> feed_ids;
+    std::vector<std::string> feed_order;
+    std::map<std::string, const json::object*> event_by_id;
+    for (const auto& e : feed) {
+      std::string id = str(e.at("id"));
+      if (!feed_ids.insert(id).second) ADD_FAILURE() << "event " << id << " is twice in the feed";
+      feed_order.push_back(id);
+      event_by_id[id] = &e;
+    }
+    {
+      std::vector<std::string> by_cursor;
+      for (const json::value& v : list_events_by_cursor(client))
+        by_cursor.push_back(str(v.at("id")));
+      EXPECT_EQ(by_cursor, feed_order)
+          << "paging the feed by cursor gives another order than following it with `after`";
+    }
+
+    // The feed against the writes: one event per write that took effect, none for the others.
+    std::map<std::string, Record*> by_identity;
+    std::map<std::int64_t, std::pair<Record*, const PatchAttempt*>> by_patch_token;
+    for (auto& slot : slots_) {
+      for (auto& rec : slot) {
+        by_identity[identity_of(rec.kind, rec.token)] = &rec;
+        for (const auto& p : rec.patches) by_patch_token[p.token] = {&rec, &p};
+      }
+    }
+    std::map<std::string, int> create_events;  // identity -> events
+    std::map<std::int64_t, int> patch_events;  // PATCH token -> events
+    for (const auto& e : feed) {
+      const std::string type = str(e.at("type"));
+      const json::object& data = as_obj(e.at("data"));
+      const bool lead = type.starts_with("lead.");
+      const Kind kind = lead ? Kind::kLead : Kind::kContact;
+      if (type == "lead.created" || type == "contact.created") {
+        const std::string identity = identity_of_item(kind, data);
+        auto it = by_identity.find(identity);
+        if (it == by_identity.end() || it->second->kind != kind) {
+          ADD_FAILURE() << "an event for a record nobody created: " << json::serialize(e);
+          continue;
+        }
+        Record& rec = *it->second;
+        ++create_events[identity];
+        if (!took_effect(rec.created)) {
+          ADD_FAILURE() << "an event for the create of " << identity
+                        << ", which was not applied: " << json::serialize(e);
+          continue;
+        }
+        if (str(data.at("id")) != rec.id) {
+          ADD_FAILURE() << "the created event of " << identity << " names id " << str(data.at("id"))
+                        << ", the record is " << rec.id;
+        }
+        for (const std::string& m : mismatches(rec, data, rec.token)) {
+          ADD_FAILURE() << "the created event of " << identity << ": " << m;
+        }
+      } else if (type == "lead.updated" || type == "contact.updated") {
+        const json::value* field = data.if_contains(lead ? "need_summary" : "last_name");
+        std::optional<std::int64_t> token = field ? token_in(*field) : std::nullopt;
+        auto it = token ? by_patch_token.find(*token) : by_patch_token.end();
+        if (it == by_patch_token.end() || it->second.first->kind != kind) {
+          ADD_FAILURE() << "an updated event for no PATCH of this test: " << json::serialize(e);
+          continue;
+        }
+        const auto& [rec, patch] = it->second;
+        ++patch_events[patch->token];
+        if (!took_effect(patch->outcome)) {
+          ADD_FAILURE() << "an event for PATCH " << patch->token << " of "
+                        << identity_of(rec->kind, rec->token)
+                        << ", which was not applied: " << json::serialize(e);
+          continue;
+        }
+        if (str(data.at("id")) != rec->id) {
+          ADD_FAILURE() << "the updated event of PATCH " << patch->token << " names id "
+                        << str(data.at("id")) << ", the record is " << rec->id;
+        }
+        for (const std::string& m : mismatches(*rec, data, patch->token)) {
+          ADD_FAILURE() << "the updated event of PATCH " << patch->token << ": " << m;
+        }
+      } else {
+        ADD_FAILURE() << "an event of a type this test causes no write of: " << json::serialize(e);
+      }
+    }
+    std::size_t writes = 0;
+    for (const auto& [identity, rec] : by_identity) {
+      const int n = create_events[identity];
+      if (took_effect(rec->created)) {
+        ++writes;
+        EXPECT_EQ(n, 1) << "events in the feed for the "
+                        << (rec->created == Outcome::kAcked ? "acknowledged" : "applied")
+                        << " create of " << identity << " (id " << rec->id << ")";
+      }
+      for (const auto& p : rec->patches) {
+        if (!took_effect(p.outcome)) continue;
+        ++writes;
+        EXPECT_EQ(patch_events[p.token], 1)
+            << "events in the feed for the "
+            << (p.outcome == Outcome::kAcked ? "acknowledged" : "applied") << " PATCH " << p.token
+            << " of " << identity;
+      }
+    }
+    EXPECT_EQ(feed.size(), writes) << "the feed holds another number of events than writes took "
+                                   << "effect";
+
+    // The receiver against the feed: every event at least once, the body the feed's event.
+    const std::vector<ReceivedRequest> received = receiver_->received();
+    std::map<std::string, int> deliveries;
+    for (const auto& r : received) {
+      const std::string id = r.webhook_id();
+      ++deliveries[id];
+      auto it = event_by_id.find(id);
+      if (it == event_by_id.end()) {
+        ADD_FAILURE() << "the receiver got webhook-id " << id
+                      << ", which is no event of the feed; body: " << r.body;
+        continue;
+      }
+      boost::system::error_code ec;
+      json::value body = json::parse(r.body, ec);
+      if (ec || !body.is_object() || body.as_object() != *it->second) {
+        ADD_FAILURE() << "the delivery of " << id << " carries another body than the feed's "
+                      << "event:\n  delivered: " << r.body
+                      << "\n  feed:      " << json::serialize(*it->second);
+      }
+    }
+    for (const auto& id : in_flight_at_kill_) {
+      EXPECT_GE(deliveries[id], 2)
+          << "event " << id << " was in flight (unanswered) at a kill and was not sent again";
+    }
+    std::size_t duplicates = 0;
+    for (const auto& id : feed_order) {
+      auto it = deliveries.find(id);
+      if (it == deliveries.end()) {
+        ADD_FAILURE() << "event " << id
+                      << " never reached the receiver: " << json::serialize(*event_by_id[id]);
+      } else if (it->second > 1) {
+        duplicates += static_cast<std::size_t>(it->second - 1);
+      }
+    }
+    std::cout << "[durability] events: " << feed.size() << " in the feed for " << writes
+              << " writes that took effect; the receiver got " << received.size() << " requests on "
+              << receiver_->connections() << " connections (" << duplicates << " repeats; "
+              << in_flight_at_kill_.size() << " events were in flight at a kill) within "
+              << waited.count() << " ms after the last restart\n";
+  }
+
+  // Every event of the feed, paged by next_cursor.
+  json::array list_events_by_cursor(HttpClient& client) {
+    json::array all;
+    std::string cursor;
+    for (int page = 0; page < 100'000; ++page) {
+      std::string target = std::string(kBase) + "/events?limit=100" +
+                           (cursor.empty() ? "" : "&cursor=" + url_encode(cursor));
+      HttpResponse res = client.request("GET", target, std::nullopt, auth());
+      if (res.status != 200 || !res.json) {
+        ADD_FAILURE() << "GET " << target << "\n" << res.describe();
+        return all;
+      }
+      for (const auto& item : res.data().as_array()) all.push_back(item);
+      const json::object& pagination = res.object().at("pagination").as_object();
+      if (!pagination.at("has_more").as_bool()) return all;
+      cursor = str(pagination.at("next_cursor"));
+    }
+    ADD_FAILURE() << "paging the events by cursor did not end";
+    return all;
+  }
+
+  std::unique_ptr<RecordingReceiver> receiver_;
+  std::set<std::string> in_flight_at_kill_;  // webhook-ids unanswered when the server died
   std::unique_ptr<TempDir> dir_;
   std::filesystem::path db_file_;
   std::string db_url_;
@@ -517,9 +755,26 @@ TEST_P(CrashDurabilityTest, AcknowledgedWritesSurviveSigkillAndNothingElseAppear
 
   ServerOptions options;
   options.db_url = db_url_;
-  options.extra_args = {"--rate-limit", "1000000/60s"};
+  // Loopback over http for the receiver; a 1 s attempt timeout keeps the lease a killed
+  // server leaves on its attempts short (timeout + 5 s).
+  options.extra_args = {"--rate-limit",
+                        "1000000/60s",
+                        "--webhook-allow-private",
+                        "127.0.0.0/8",
+                        "--webhook-allow-http",
+                        "--webhook-timeout",
+                        "1s",
+                        "--webhook-retry-schedule",
+                        "200ms,400ms,800ms"};
   options.start_timeout = 30s;
   ServerProcess server(options);
+  {
+    HttpClient client(server.host(), server.port());
+    json::object endpoint{{"url", receiver_->url()}};
+    HttpResponse res =
+        client.request("POST", std::string(kBase) + "/webhooks", json::serialize(endpoint), auth());
+    ASSERT_EQ(res.status, 201u) << res.describe();
+  }
 
   for (int round = 1; round <= rounds; ++round) {
     SCOPED_TRACE("round " + std::to_string(round) + " of " + std::to_string(rounds) +
@@ -532,8 +787,19 @@ TEST_P(CrashDurabilityTest, AcknowledgedWritesSurviveSigkillAndNothingElseAppear
     }
     auto delay = std::chrono::milliseconds(50 + static_cast<int>(rng() % 351));
     std::this_thread::sleep_for(delay);
+    // The receiver stops answering, and the kill waits (briefly) for a delivery to arrive: the
+    // deliveries held are known to be in flight, unanswered, when the server dies.
+    receiver_->hold_answers();
+    for (int i = 0; i < 100 && receiver_->held_webhook_ids().empty(); ++i) {
+      std::this_thread::sleep_for(10ms);
+    }
     killed.store(true);
     server.kill();
+    const std::vector<std::string> held = receiver_->held_webhook_ids();
+    in_flight_at_kill_.insert(held.begin(), held.end());
+    receiver_->release_answers();
+    std::cout << "[durability] round " << round << ": killed with " << held.size()
+              << " deliveries in flight\n";
     for (auto& w : workers) w.join();
     {
       std::lock_guard lock(failures_mu_);
@@ -548,6 +814,7 @@ TEST_P(CrashDurabilityTest, AcknowledgedWritesSurviveSigkillAndNothingElseAppear
     verify(server, round, rows);
     if (HasFailure()) break;
   }
+  if (!HasFailure()) verify_events_and_deliveries(server, 30s);
 
   server.stop();
   EXPECT_EQ(final_integrity_check(), "ok") << "integrity check after the last clean shutdown";

@@ -1,12 +1,21 @@
 // Several `leadline serve` processes behind one address: one PostgreSQL database and one Redis
 // shared by two instances on loopback. The rate limit is exact in total, a revocation counts at
 // every instance on its next request, usage adds up, and a write through one instance is read
-// through the other. And an unreachable database is a 503 until it is back.
+// through the other. And an unreachable database is a 503 until it is back. Both instances
+// deliver webhooks, and without faults each event reaches the endpoint exactly once.
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <atomic>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <memory>
+#include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,6 +26,7 @@
 #include "support/cli_runner.hpp"
 #include "support/http_client.hpp"
 #include "support/postgres_instance.hpp"
+#include "support/recording_receiver.hpp"
 #include "support/redis_instance.hpp"
 #include "support/server_process.hpp"
 
@@ -202,6 +212,163 @@ TEST(DatabaseOutageTest, AnUnreachableDatabaseIs503AndServiceResumesWhenItIsBack
   ASSERT_STATUS(after, 200u);
   // The create refused during the outage left nothing behind.
   EXPECT_EQ(total_count(after), 0);
+}
+
+// The local ports of the TCP sockets that process `pid` holds (from /proc: its descriptors'
+// socket inodes, looked up in /proc/net/tcp and tcp6).
+std::set<unsigned short> tcp_ports_of(pid_t pid) {
+  namespace fs = std::filesystem;
+  std::set<std::string> inodes;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec)) {
+    std::error_code link_ec;
+    const std::string target = fs::read_symlink(entry.path(), link_ec).string();
+    if (!link_ec && target.starts_with("socket:[") && target.ends_with("]")) {
+      inodes.insert(target.substr(8, target.size() - 9));
+    }
+  }
+  std::set<unsigned short> ports;
+  for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+    std::ifstream in(table);
+    std::string line;
+    std::getline(in, line);  // the heading
+    while (std::getline(in, line)) {
+      std::istringstream fields(line);
+      std::string slot, local, remote, state, queues, timer, retransmits, uid, timeout, inode;
+      fields >> slot >> local >> remote >> state >> queues >> timer >> retransmits >> uid >>
+          timeout >> inode;
+      const auto colon = local.rfind(':');
+      if (colon == std::string::npos || inodes.count(inode) == 0) continue;
+      ports.insert(static_cast<unsigned short>(std::stoul(local.substr(colon + 1), nullptr, 16)));
+    }
+  }
+  return ports;
+}
+
+// Two instances deliver the webhooks of one database: each delivery is attempted by one
+// instance at a time (FOR UPDATE SKIP LOCKED), so without faults every event arrives once.
+TEST(MultiInstanceWebhooksTest, BothInstancesDeliverAndEachEventArrivesExactlyOnce) {
+  constexpr int kLeads = 300;
+  constexpr int kWritersPerInstance = 3;
+  const std::string db_url = fresh_postgres_database();
+  std::string workspace = str(
+      as_obj(run_cli_json({"workspaces", "create", "--name", "Hooks", "--db", db_url})).at("id"));
+  const std::string key =
+      str(as_obj(run_cli_json({"keys", "create", "--workspace", workspace, "--name", "k",
+                               "--scopes", "read,write", "--db", db_url}))
+              .at("key"));
+  const Headers auth = {{"Authorization", "Bearer " + key}};
+  // Answers wait up to 5 ms, so that attempts overlap and both instances' workers are busy.
+  RecordingReceiver receiver(5ms);
+  std::vector<std::unique_ptr<ServerProcess>> servers;
+  for (int i = 0; i < 2; ++i) {
+    ServerOptions options;
+    options.db_url = db_url;
+    options.extra_args = {"--rate-limit",
+                          "1000000/60s",
+                          "--webhook-allow-private",
+                          "127.0.0.0/8",
+                          "--webhook-allow-http",
+                          "--webhook-timeout",
+                          "5s",
+                          "--webhook-retry-schedule",
+                          "200ms,400ms,800ms"};
+    servers.push_back(std::make_unique<ServerProcess>(options));
+  }
+  HttpClient admin(servers[0]->host(), servers[0]->port());
+  ASSERT_STATUS(admin.request("POST", std::string(kBase) + "/webhooks",
+                              json::serialize(json::object{{"url", receiver.url()}}), auth),
+                201u);
+
+  // kLeads creates, spread over both instances by a few writers each.
+  std::atomic<int> next{0};
+  std::atomic<int> refused{0};
+  std::vector<std::thread> writers;
+  for (int w = 0; w < 2 * kWritersPerInstance; ++w) {
+    writers.emplace_back([&, instance = w % 2] {
+      HttpClient client(servers[instance]->host(), servers[instance]->port());
+      for (int n = next++; n < kLeads; n = next++) {
+        json::object lead{{"visitor_name", "hook-" + std::to_string(n)}};
+        HttpResponse r =
+            client.request("POST", std::string(kBase) + "/leads", json::serialize(lead), auth);
+        if (r.status != 201) ++refused;
+      }
+    });
+  }
+  for (auto& t : writers) t.join();
+  ASSERT_EQ(refused.load(), 0);
+
+  // Until every delivery succeeded (bounded).
+  auto count_of = [&](const std::string& query) {
+    HttpResponse r = admin.request(
+        "GET", std::string(kBase) + "/webhook-deliveries?limit=1&" + query, std::nullopt, auth);
+    return r.status == 200 ? total_count(r) : std::int64_t{-1};
+  };
+  const auto started = std::chrono::steady_clock::now();
+  std::int64_t succeeded = 0;
+  do {
+    succeeded = count_of("status=succeeded");
+    if (succeeded >= kLeads && receiver.count() >= static_cast<std::size_t>(kLeads)) break;
+    std::this_thread::sleep_for(100ms);
+  } while (std::chrono::steady_clock::now() - started < 30s);
+  const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - started);
+  EXPECT_EQ(succeeded, kLeads) << "deliveries succeeded within 30 s";
+  EXPECT_EQ(count_of("status=pending"), 0);
+  EXPECT_EQ(count_of("status=failed"), 0);
+  // A moment longer: a second attempt of some delivery would arrive now.
+  std::this_thread::sleep_for(300ms);
+
+  // The feed, followed with `after`: every event once.
+  std::vector<std::string> feed;
+  for (std::string after;;) {
+    HttpResponse r = admin.request(
+        "GET", std::string(kBase) + "/events?limit=100" + (after.empty() ? "" : "&after=" + after),
+        std::nullopt, auth);
+    ASSERT_STATUS(r, 200u);
+    if (r.data().as_array().empty()) break;
+    for (const auto& e : r.data().as_array()) feed.push_back(after = str(e.at("id")));
+  }
+  ASSERT_EQ(feed.size(), static_cast<std::size_t>(kLeads));
+
+  const std::vector<ReceivedRequest> received = receiver.received();
+  std::map<std::string, int> arrivals;
+  std::map<unsigned short, int> by_peer_port;
+  for (const auto& r : received) {
+    ++arrivals[r.webhook_id()];
+    ++by_peer_port[r.peer_port];
+  }
+  for (const auto& id : feed) {
+    auto it = arrivals.find(id);
+    if (it == arrivals.end()) {
+      ADD_FAILURE() << "event " << id << " never arrived";
+    } else if (it->second != 1) {
+      ADD_FAILURE() << "event " << id << " arrived " << it->second << " times";
+    }
+  }
+  EXPECT_EQ(received.size(), feed.size()) << "requests at the receiver";
+
+  // Which instance sent what: the connections' ports, looked up among each process's sockets
+  // (the delivery workers keep their connections alive, so they are still open).
+  int per_instance[2] = {0, 0};
+  int unknown = 0;
+  const std::set<unsigned short> ports[2] = {tcp_ports_of(servers[0]->pid()),
+                                             tcp_ports_of(servers[1]->pid())};
+  for (const auto& [port, n] : by_peer_port) {
+    if (ports[0].count(port) != 0) {
+      per_instance[0] += n;
+    } else if (ports[1].count(port) != 0) {
+      per_instance[1] += n;
+    } else {
+      unknown += n;
+    }
+  }
+  std::cout << "[multi] " << kLeads << " events delivered within " << waited.count() << " ms over "
+            << receiver.connections() << " connections: " << per_instance[0] << " by instance 1, "
+            << per_instance[1] << " by instance 2, " << unknown
+            << " on connections already closed\n";
+  EXPECT_GT(per_instance[0], 0) << "instance 1 delivered nothing";
+  EXPECT_GT(per_instance[1], 0) << "instance 2 delivered nothing";
 }
 
 }  // namespace
