@@ -23,7 +23,7 @@
 #
 # Environment (defaults in brackets): BENCH_BUILD [build-bench], BENCH_BEFORE_LEADLINE
 # [BENCH_BUILD/before/build/leadline], BENCH_SECONDS [10], BENCH_THREADS [2],
-# BENCH_CONNECTIONS [64], BENCH_TIMEOUT [30s], BENCH_WH_LEADS [20000], BENCH_WH_ROUNDS [2],
+# BENCH_CONNECTIONS [64], BENCH_TIMEOUT [30s], BENCH_WH_LEADS [20000], BENCH_WH_ROUNDS [3],
 # BENCH_WH_PROBES [300], BENCH_WH_INTERVAL_MS [20], BENCH_WH_DRAIN_LIMIT [600 s per drain].
 # Result: BENCH_BUILD/results/webhooks.md; raw output in BENCH_BUILD/results/raw/webhooks-*.
 # Exits non-zero when a request failed, a delivery failed or did not arrive, or a drain timed out.
@@ -46,7 +46,7 @@ threads=${BENCH_THREADS:-2}
 connections=${BENCH_CONNECTIONS:-64}
 wrk_timeout=${BENCH_TIMEOUT:-30s}
 drain_leads=${BENCH_WH_LEADS:-20000}
-rounds=${BENCH_WH_ROUNDS:-2}
+rounds=${BENCH_WH_ROUNDS:-3}
 probes=${BENCH_WH_PROBES:-300}
 interval_ms=${BENCH_WH_INTERVAL_MS:-20}
 drain_limit=${BENCH_WH_DRAIN_LIMIT:-600}
