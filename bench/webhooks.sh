@@ -14,11 +14,13 @@
 #   3. writes  — durable POST /leads (wrk, bench/wrk/create_lead.lua, same settings as run.sh)
 #                on three servers side by side, each on a fresh empty database:
 #                (a) this tree, no endpoint (events recorded, no delivery rows);
+#                (r) this tree, one endpoint subscribed to everything, --webhook-workers 0:
+#                    the delivery rows are recorded, nothing is sent (the cost of the rows);
 #                (b) this tree, one endpoint subscribed to everything, workers delivering to
 #                    nginx during the run;
 #                (c) the tree before events (BENCH_BEFORE_COMMIT, built by `make bench-build`
 #                    into build-bench/before/).
-#                Rounds alternate the order (a b c, then c b a, ...); the table has every run
+#                Rounds alternate the order (a r b c, then c b r a, ...); the table has every run
 #                and the median per server.
 #
 # Environment (defaults in brackets): BENCH_BUILD [build-bench], BENCH_BEFORE_LEADLINE
@@ -288,12 +290,17 @@ run_writes() {  # a|b|c ROUND
   local which=$1 round=$2 exe label out rps p50 p99 requests errors delivered="" pending=""
   case $which in
     a) exe=$leadline label="(a) events, no endpoint" ;;
+    r) exe=$leadline label="(r) events + 1 endpoint, workers off (rows only)" ;;
     b) exe=$leadline label="(b) events + 1 endpoint, delivering" ;;
     c) exe=$before label="(c) before events ($before_commit)" ;;
   esac
   fresh_db "$exe"
-  if [ "$which" = c ]; then start_server "$exe"; else start_server "$exe" "${webhook_flags[@]}"; fi
-  [ "$which" = b ] && register_endpoint writes
+  case $which in
+    c) start_server "$exe" ;;
+    r) start_server "$exe" "${webhook_flags[@]}" --webhook-workers 0 ;;
+    *) start_server "$exe" "${webhook_flags[@]}" ;;
+  esac
+  case $which in b | r) register_endpoint writes ;; esac
   sleep 1
   out="$raw/webhooks-writes-$which-$round.txt"
   log "writes $label, round $round"
@@ -301,7 +308,7 @@ run_writes() {  # a|b|c ROUND
     -H "Authorization: Bearer $key" -s "$here/wrk/create_lead.lua" \
     "http://127.0.0.1:$port$api_base/leads" -- "$(printf %x "$(date +%s%N)")" >"$out" 2>&1 ||
     { cat "$out" >&2; die "wrk failed"; }
-  if [ "$which" = b ]; then
+  if [ "$which" = b ] || [ "$which" = r ]; then
     delivered=$(deliveries succeeded)
     pending=$(deliveries pending)
   fi
@@ -320,7 +327,7 @@ run_writes() {  # a|b|c ROUND
   [ "$errors" -gt 0 ] && fail "writes $which round $round: $errors errors in $requests requests"
   rps_of[$which]+="$rps "
   local note=""
-  [ "$which" = b ] && note="$delivered delivered, $pending pending at the end of the run"
+  case $which in b | r) note="$delivered delivered, $pending pending at the end of the run" ;; esac
   write_rows+="| $round | $label | $rps | $p50 | $p99 | $errors/$requests | $note |"$'\n'
   log "writes $label: $rps req/s p50 $p50 ms p99 $p99 ms $note"
 }
@@ -335,14 +342,15 @@ start_receiver
 bench_drain 1
 bench_drain 2
 bench_latency
-order=(a b c)
+order=(a r b c)
 for round in $(seq 1 "$rounds"); do
   for which in "${order[@]}"; do run_writes "$which" "$round"; done
-  order=("${order[2]}" "${order[1]}" "${order[0]}")
+  order=("${order[3]}" "${order[2]}" "${order[1]}" "${order[0]}")
 done
 stop_nginx
 
 ma=$(median "${rps_of[a]}")
+mr=$(median "${rps_of[r]}")
 mb=$(median "${rps_of[b]}")
 mc=$(median "${rps_of[c]}")
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -374,7 +382,7 @@ out="$results/webhooks.md"
   echo "|---:|---|---:|---:|---:|---:|---|"
   printf '%s' "$write_rows"
   echo
-  echo "Medians: (a) $ma, (b) $mb, (c) $mc req/s; (a)/(c) **$(ratio "$ma" "$mc")**, (b)/(c) **$(ratio "$mb" "$mc")**, (b)/(a) $(ratio "$mb" "$ma")."
+  echo "Medians: (a) $ma, (r) $mr, (b) $mb, (c) $mc req/s; (a)/(c) **$(ratio "$ma" "$mc")**, (r)/(c) $(ratio "$mr" "$mc"), (b)/(c) **$(ratio "$mb" "$mc")**, (b)/(a) $(ratio "$mb" "$ma")."
   echo
 } >"$out"
 echo
