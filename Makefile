@@ -197,16 +197,22 @@ fuzz-smoke: fuzz-build
 #   make bench-large               1,000,000 leads
 #   make bench-growth              list/search/deep-cursor at 10k, 100k and 1M leads (SQLite)
 #   make bench BENCH_ARGS='--backends sqlite'   (more knobs: see the header of bench/run.sh)
+#   make bench-webhooks            only the webhook/event measurements (bench/webhooks.sh), which
+#                                  `make bench` runs after bench/run.sh
 BENCH_DIR          ?= build-bench
 BENCH_SECONDS      ?= 10
 BENCH_JOBS         ?= $(JOBS)
 BENCH_ARGS         ?=
+# The tree before events and webhooks, built into $(BENCH_DIR)/before/ for bench/webhooks.sh's
+# side-by-side write comparison (git archive of that commit, target leadline only).
+BENCH_BEFORE_COMMIT ?= b4da6e3
+BENCH_BEFORE_DIR    := $(BENCH_DIR)/before
 # What the benchmark needs beyond the build and test packages (DEB_PACKAGES, which bring
 # postgresql): the load generator, the static-file baseline, curl for the set-up requests and
 # Google Benchmark for bench/micro.
 BENCH_DEB_PACKAGES := wrk nginx curl libbenchmark-dev
 
-.PHONY: bench-deps bench-build bench bench-large bench-growth
+.PHONY: bench-deps bench-build bench-before-build bench bench-large bench-growth bench-webhooks
 
 bench-deps:
 	$(call install_missing,$(BENCH_DEB_PACKAGES))
@@ -219,8 +225,27 @@ bench-build: deps bench-deps
 	cmake -S bench -B $(BENCH_DIR)/tools -G Ninja -DCMAKE_BUILD_TYPE=Release
 	cmake --build $(BENCH_DIR)/tools -j $(BENCH_JOBS)
 
-bench: bench-build
+# Rebuilt only when BENCH_BEFORE_COMMIT changes. That tree's CMakeLists wants Redoc's bundle
+# from its own tools/node_modules, which an archive has not: this tree's is passed instead.
+bench-before-build: deps
+	@if [ "$$(cat $(BENCH_BEFORE_DIR)/commit 2>/dev/null)" != "$(BENCH_BEFORE_COMMIT)" ] || \
+	    [ ! -x $(BENCH_BEFORE_DIR)/build/leadline ]; then \
+	  set -e; rm -rf $(BENCH_BEFORE_DIR); mkdir -p $(BENCH_BEFORE_DIR)/src; \
+	  echo "bench: building leadline $(BENCH_BEFORE_COMMIT) (before events) in $(BENCH_BEFORE_DIR)"; \
+	  git archive $(BENCH_BEFORE_COMMIT) | tar -x -C $(BENCH_BEFORE_DIR)/src; \
+	  cmake -S $(BENCH_BEFORE_DIR)/src -B $(BENCH_BEFORE_DIR)/build -G Ninja \
+	    -DCMAKE_BUILD_TYPE=Release -DLEADLINE_BUILD_TESTS=OFF \
+	    -DLEADLINE_REDOC_BUNDLE=$(CURDIR)/tools/node_modules/redoc/bundles/redoc.standalone.js; \
+	  cmake --build $(BENCH_BEFORE_DIR)/build -j $(BENCH_JOBS) --target leadline; \
+	  echo $(BENCH_BEFORE_COMMIT) >$(BENCH_BEFORE_DIR)/commit; \
+	fi
+
+bench: bench-build bench-before-build
 	BENCH_BUILD=$(BENCH_DIR) BENCH_SECONDS=$(BENCH_SECONDS) bench/run.sh $(BENCH_ARGS)
+	BENCH_BUILD=$(BENCH_DIR) BENCH_SECONDS=$(BENCH_SECONDS) bench/webhooks.sh
+
+bench-webhooks: bench-build bench-before-build
+	BENCH_BUILD=$(BENCH_DIR) BENCH_SECONDS=$(BENCH_SECONDS) bench/webhooks.sh
 
 bench-large: bench-build
 	BENCH_BUILD=$(BENCH_DIR) BENCH_SECONDS=$(BENCH_SECONDS) bench/run.sh --large $(BENCH_ARGS)
