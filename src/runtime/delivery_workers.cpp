@@ -1,10 +1,11 @@
-// One dispatcher thread claims work only when a sender is free, so a claim never outlives the
-// lease it takes; each endpoint gets at most half the senders, so a slow or dead endpoint
-// leaves the other half to everyone else. Outcomes are recorded by the sender that made the
-// attempt; the SQLite engine's group commit batches concurrent reports into one transaction.
+// One dispatcher thread claims due deliveries a little ahead of the free senders, so a sender
+// rarely waits for a claim to commit; each endpoint holds at most half the senders' claims, so
+// a slow or dead endpoint leaves the other half to everyone else. A sender hands its outcome to
+// one reporter thread and takes the next job at once: the reporter writes every outcome that
+// is waiting in one transaction, so the single SQLite writer spends one commit, not one per
+// attempt, on the delivery log.
 #include "runtime/delivery_workers.hpp"
 
-#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -12,7 +13,6 @@
 #include <random>
 #include <thread>
 
-#include "store/engine.hpp"
 #include "webhooks/delivery_sender.hpp"
 #include "webhooks/retry_schedule.hpp"
 #include "webhooks/webhook_secret.hpp"
@@ -21,7 +21,9 @@ namespace leadline::runtime {
 
 namespace {
 
-// A claim outlives the attempt's timeout by this much before another instance may take over.
+// A claim covers waiting in the queue (at most about one attempt, since no more than one job
+// per sender waits) and the attempt itself, plus this margin for recording it; after that,
+// another instance may take over.
 constexpr std::chrono::milliseconds kLeaseMargin{5'000};
 // How often an idle dispatcher looks for work that other instances, retries or restarts made
 // due; commits in this process wake it at once.
@@ -45,9 +47,11 @@ struct DeliveryWorkers::State {
 
   std::mutex mutex;
   std::condition_variable work_ready;
+  std::condition_variable reports_ready;
   std::deque<store::ClaimedDelivery> queue;
-  std::map<std::string, int, std::less<>> in_flight;  // by endpoint id, queued or sending
-  int busy = 0;                                       // queued or sending
+  std::map<std::string, int, std::less<>> claimed_by_endpoint;  // queued or sending
+  int claimed = 0;                                              // queued or sending
+  std::vector<store::AttemptReport> reports;                    // waiting to be written
   bool stopping = false;
 
   std::vector<std::thread> threads;
@@ -61,17 +65,23 @@ struct DeliveryWorkers::State {
         schedule(c.retry_schedule.empty() ? webhooks::default_retry_schedule() : c.retry_schedule),
         per_endpoint_limit(std::max(1, c.workers / 2)) {}
 
+  bool should_stop() {
+    const std::lock_guard lock(mutex);
+    return stopping;
+  }
+
   void dispatch() {
     auto& signal = db.delivery_signal();
     while (true) {
       const std::uint64_t seen = signal.generation();
-      int free = 0;
+      int room = 0;
       {
         const std::lock_guard lock(mutex);
         if (stopping) return;
-        free = config.workers - busy;
+        // Senders plus one waiting job each.
+        room = 2 * config.workers - claimed;
       }
-      if (free > 0 && due() && claim(free) > 0) continue;
+      if (room > 0 && due() && claim(room) > 0) continue;
       signal.wait_for(seen, kPollInterval);
     }
   }
@@ -86,20 +96,20 @@ struct DeliveryWorkers::State {
     }
   }
 
-  // Claims up to `free` deliveries and queues them; returns how many.
-  std::size_t claim(int free) {
-    std::vector<store::ClaimedDelivery> claimed;
+  // Claims up to `room` deliveries and queues them; returns how many.
+  std::size_t claim(int room) {
+    std::vector<store::ClaimedDelivery> taken;
     try {
       const domain::Timestamp lease_until{clock.now().unix_ms +
-                                          (config.timeout + kLeaseMargin).count()};
-      // Counts are taken as admitted so one claim cannot overfill an endpoint.
+                                          (2 * config.timeout + kLeaseMargin).count()};
+      // Counted as admitted, so one claim cannot overfill an endpoint.
       std::map<std::string, int, std::less<>> admitted;
-      claimed = db.deliveries().claim(free, lease_until, [&](std::string_view webhook) {
+      taken = db.deliveries().claim(room, lease_until, [&](std::string_view webhook) {
         const std::lock_guard lock(mutex);
-        const auto it = in_flight.find(webhook);
-        const int now_in_flight = it == in_flight.end() ? 0 : it->second;
+        const auto it = claimed_by_endpoint.find(webhook);
+        const int held = it == claimed_by_endpoint.end() ? 0 : it->second;
         int& extra = admitted[std::string(webhook)];
-        if (now_in_flight + extra >= per_endpoint_limit) return false;
+        if (held + extra >= per_endpoint_limit) return false;
         ++extra;
         return true;
       });
@@ -110,14 +120,14 @@ struct DeliveryWorkers::State {
     }
     {
       const std::lock_guard lock(mutex);
-      for (auto& d : claimed) {
-        ++in_flight[d.webhook.value];
-        ++busy;
+      for (auto& d : taken) {
+        ++claimed_by_endpoint[d.webhook.value];
+        ++claimed;
         queue.push_back(std::move(d));
       }
     }
     work_ready.notify_all();
-    return claimed.size();
+    return taken.size();
   }
 
   void send_loop() {
@@ -130,23 +140,28 @@ struct DeliveryWorkers::State {
       {
         std::unique_lock lock(mutex);
         work_ready.wait(lock, [&] { return stopping || !queue.empty(); });
-        if (queue.empty()) return;
+        // Jobs not started are handed back on stop (~DeliveryWorkers).
+        if (stopping) return;
         job = std::move(queue.front());
         queue.pop_front();
       }
-      attempt(sender, job, unit(random));
+      store::AttemptReport report = attempt(sender, job, unit(random));
       {
         const std::lock_guard lock(mutex);
-        if (--in_flight[job.webhook.value] == 0) in_flight.erase(job.webhook.value);
-        --busy;
+        if (--claimed_by_endpoint[job.webhook.value] == 0) {
+          claimed_by_endpoint.erase(job.webhook.value);
+        }
+        --claimed;
+        reports.push_back(std::move(report));
       }
-      // A sender is free again: the dispatcher may claim more.
+      reports_ready.notify_one();
+      // Room again: the dispatcher may claim more.
       db.delivery_signal().notify();
     }
   }
 
-  void attempt(webhooks::DeliverySender& sender, const store::ClaimedDelivery& job,
-               double unit_random) {
+  store::AttemptReport attempt(webhooks::DeliverySender& sender, const store::ClaimedDelivery& job,
+                               double unit_random) {
     webhooks::Attempt request{job.url, job.body, job.event_id, {}};
     for (const auto& secret : job.secrets) {
       if (auto bytes = webhooks::decode_secret(secret)) {
@@ -164,41 +179,51 @@ struct DeliveryWorkers::State {
                       result.response_excerpt};
     if (result.succeeded()) {
       report.status = domain::DeliveryStatus::kSucceeded;
-    } else {
-      const int attempt_number = job.attempts_before + 1;
-      if (auto delay = schedule.next_delay(attempt_number, unit_random, result.retry_after)) {
-        report.status = domain::DeliveryStatus::kPending;
-        report.next_attempt_at = domain::Timestamp{clock.now().unix_ms + delay->count()};
-      } else {
-        report.status = domain::DeliveryStatus::kFailed;
-      }
-      if (result.status_code == 410) {
-        report.disable_endpoint = "gone";
-      } else if (started.unix_ms - job.healthy_since.unix_ms > config.disable_after.count()) {
-        report.disable_endpoint = "failing";
-      }
+      return report;
     }
-    try {
-      db.deliveries().report(report);
-    } catch (const std::exception& e) {
-      // The claim runs out and the attempt is made again: at least once, never lost.
-      logger.log(observability::Level::kWarn, "webhook attempt could not be recorded",
-                 {{"delivery_id", job.id.value}, {"error", e.what()}});
+    const int attempt_number = job.attempts_before + 1;
+    if (auto delay = schedule.next_delay(attempt_number, unit_random, result.retry_after)) {
+      report.status = domain::DeliveryStatus::kPending;
+      report.next_attempt_at = domain::Timestamp{clock.now().unix_ms + delay->count()};
+    } else {
+      report.status = domain::DeliveryStatus::kFailed;
+    }
+    if (result.status_code == 410) {
+      report.disable_endpoint = "gone";
+    } else if (started.unix_ms - job.healthy_since.unix_ms > config.disable_after.count()) {
+      report.disable_endpoint = "failing";
+    }
+    return report;
+  }
+
+  // Writes the outcomes senders leave, all that wait at once; returns after stop, once none is
+  // left.
+  void report_loop() {
+    while (true) {
+      std::vector<store::AttemptReport> batch;
+      {
+        std::unique_lock lock(mutex);
+        reports_ready.wait(lock, [&] { return stopping || !reports.empty(); });
+        if (reports.empty()) return;
+        batch.swap(reports);
+      }
+      try {
+        db.deliveries().report(batch);
+      } catch (const std::exception& e) {
+        // The claims run out and the attempts are made again: at least once, never lost.
+        logger.log(observability::Level::kWarn, "webhook attempts could not be recorded",
+                   {{"attempts", static_cast<std::int64_t>(batch.size())}, {"error", e.what()}});
+      }
     }
   }
 
   void purge_loop() {
-    while (true) {
-      {
-        const std::lock_guard lock(mutex);
-        if (stopping) return;
-      }
+    while (!should_stop()) {
       try {
         const domain::Timestamp cutoff{clock.now().unix_ms - config.event_retention.count()};
         // Short transactions, one after the other: writers wait for one batch at most.
         while (db.events().purge_older_than(cutoff, kPurgeBatch) == kPurgeBatch) {
-          const std::lock_guard lock(mutex);
-          if (stopping) return;
+          if (should_stop()) return;
         }
       } catch (const std::exception& e) {
         logger.log(observability::Level::kWarn, "expired events could not be purged",
@@ -217,18 +242,34 @@ DeliveryWorkers::DeliveryWorkers(store::Database& db, const WebhookConfig& confi
   State& s = *state_;
   s.threads.emplace_back([&s] { s.purge_loop(); });
   if (config.workers <= 0) return;
+  s.threads.emplace_back([&s] { s.report_loop(); });
   for (int i = 0; i < config.workers; ++i) s.threads.emplace_back([&s] { s.send_loop(); });
   s.threads.emplace_back([&s] { s.dispatch(); });
 }
 
 DeliveryWorkers::~DeliveryWorkers() {
+  State& s = *state_;
   {
-    const std::lock_guard lock(state_->mutex);
-    state_->stopping = true;
+    const std::lock_guard lock(s.mutex);
+    s.stopping = true;
   }
-  state_->work_ready.notify_all();
-  state_->db.delivery_signal().notify();
-  for (auto& t : state_->threads) t.join();
+  s.work_ready.notify_all();
+  s.db.delivery_signal().notify();
+  // Dispatcher and senders first (attempts under way finish), then the reporter, which writes
+  // every outcome left before it returns, then the purge.
+  for (auto it = s.threads.rbegin(); it != s.threads.rend(); ++it) {
+    s.reports_ready.notify_all();
+    it->join();
+  }
+  // Claimed but never attempted: claimable again at once, here or by another instance.
+  if (!s.queue.empty()) {
+    try {
+      s.db.deliveries().release({s.queue.begin(), s.queue.end()});
+    } catch (const std::exception& e) {
+      s.logger.log(observability::Level::kWarn, "claimed webhook deliveries could not be released",
+                   {{"error", e.what()}});
+    }
+  }
 }
 
 }  // namespace leadline::runtime

@@ -70,8 +70,10 @@ class DeliveryStore {
   // out. `admit(webhook id)` may turn one down (its endpoint has enough attempts in flight).
   std::vector<ClaimedDelivery> claim(int limit, domain::Timestamp lease_until,
                                      const std::function<bool(std::string_view)>& admit);
-  // Records the attempt, moves the delivery on and releases its claim.
-  void report(const AttemptReport& report);
+  // Gives claims back unattempted (a stopping instance), so they are due again at once.
+  void release(const std::vector<ClaimedDelivery>& claims);
+  // Records each attempt, moves its delivery on and releases its claim, in one transaction.
+  void report(const std::vector<AttemptReport>& reports);
 
  private:
   OperationRunner& runner_;

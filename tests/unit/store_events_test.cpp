@@ -109,7 +109,7 @@ TEST_P(StoreTest, AClaimedDeliveryIsNotClaimedAgainUntilReportedOrItsLeaseRunsOu
                        domain::DeliveryStatus::kPending,
                        domain::Timestamp{clock_.now().unix_ms + 5'000},
                        std::nullopt};
-  store_->deliveries().report(report);
+  store_->deliveries().report({report});
   EXPECT_TRUE(store_->deliveries().claim(10, lease, admit_all).empty());
   clock_.advance(std::chrono::seconds(6));
   claimed = store_->deliveries().claim(10, lease, admit_all);
@@ -139,13 +139,14 @@ TEST_P(StoreTest, AGoneEndpointIsDisabledAndItsDeliveriesWait) {
   auto claimed =
       store_->deliveries().claim(10, domain::Timestamp{clock_.now().unix_ms + 10'000}, admit_one);
   ASSERT_EQ(claimed.size(), 1u);
-  store_->deliveries().report({ws_,
-                               claimed[0].id,
-                               hook.id,
-                               {clock_.now(), 410, 3, "HTTP 410", ""},
-                               domain::DeliveryStatus::kPending,
-                               clock_.now(),
-                               "gone"});
+  const AttemptReport gone{ws_,
+                           claimed[0].id,
+                           hook.id,
+                           {clock_.now(), 410, 3, "HTTP 410", ""},
+                           domain::DeliveryStatus::kPending,
+                           clock_.now(),
+                           "gone"};
+  store_->deliveries().report({gone});
   const auto after = store_->webhooks().get(ws_, hook.id);
   ASSERT_TRUE(after);
   EXPECT_FALSE(after->enabled);
