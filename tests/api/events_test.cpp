@@ -125,8 +125,8 @@ TEST_F(EventsTest, APatchThatChangesNothingEmitsNoEvent) {
 TEST_F(EventsTest, RefusedAndFailedWritesRecordNoEvent) {
   create_contact({{"first_name", "Grace"}, {"email", "grace@navy.mil"}});
   EXPECT_TRUE(is_error(post("/leads", json::object{{"visitor_name", ""}}), 400));
-  EXPECT_TRUE(is_error(
-      post("/contacts", json::object{{"first_name", "G"}, {"email", "GRACE@navy.mil"}}), 409));
+  EXPECT_STATUS(post("/contacts", json::object{{"first_name", "G"}, {"email", "GRACE@navy.mil"}}),
+                409u);
   EXPECT_TRUE(is_error(patch("/leads?id=" + kAbsentId, json::object{{"need_summary", "x"}}), 404));
   EXPECT_TRUE(is_error(del("/contacts?id=" + kAbsentId), 404));
   EXPECT_TRUE(is_error(post("/leads", json::object{{"visitor_name", "A"}}, ws_.ro.key), 403));
@@ -164,13 +164,21 @@ TEST_F(EventsTest, ImportRecordsCreatedEventsForEveryRecordAndMessage) {
   ASSERT_EQ(lead_items.size(), 1u);
   expect_event(leads[0], "lead.created", lead_items[0]);
 
-  // Both contacts, the imported one and the conversation's visitor, as GET-one shows them.
+  // Both contacts, the imported one and the conversation's visitor, as they were created: the
+  // visitor's conversation is linked after its creation, a derived change with no event of its
+  // own, so its counts and last_activity may have moved since.
   json::array contacts = events("type=contact.created");
   ASSERT_EQ(contacts.size(), 2u);
   std::set<std::string> emails;
   for (const auto& e : contacts) {
     const auto& data = e.as_object().at("data").as_object();
-    expect_event(e, "contact.created", get_one("contacts", str(data.at("id"))));
+    json::object now = get_one("contacts", str(data.at("id")));
+    if (data.at("email") != "imp@example.com") {
+      for (const char* derived : {"conversation_count", "last_conversation_at", "last_activity"}) {
+        now[derived] = data.contains(derived) ? data.at(derived) : json::value("(missing)");
+      }
+    }
+    expect_event(e, "contact.created", now);
     emails.insert(str(data.at("email")));
   }
   EXPECT_EQ(emails, (std::set<std::string>{"imp@example.com", "ada@example.com"}));
@@ -336,7 +344,7 @@ TEST_F(EventsTest, AfterResumesBehindAnEventOfThisWorkspace) {
   HttpResponse paged = get("/events?after=" + id_at(0) + "&limit=2");
   ASSERT_STATUS(paged, 200u);
   EXPECT_EQ(paged.data(), (json::array{all[1], all[2]}));
-  EXPECT_EQ(total_count(paged), 3);
+  EXPECT_EQ(total_count(paged), 4);  // `after` filters: all[1] to all[4]
 
   // Following the feed picks up later events exactly once.
   ASSERT_STATUS(del("/contacts?id=" + contact), 200u);
