@@ -28,7 +28,14 @@ if (!binaryArg || !toolsArg) {
 const binary = path.resolve(binaryArg);
 const toolsDir = path.resolve(toolsArg);
 // standardwebhooks is pinned in tools/package.json; resolve it from there.
-const { Webhook } = createRequire(path.join(toolsDir, 'package.json'))('standardwebhooks');
+let Webhook;
+try {
+  ({ Webhook } = createRequire(path.join(toolsDir, 'package.json'))('standardwebhooks'));
+} catch (error) {
+  console.error(`FAIL: the standardwebhooks package is not installed under ${toolsDir}/node_modules ` +
+                `(run \`npm ci\` in tools/): ${error.message}`);
+  process.exit(1);
+}
 
 const failures = [];
 const fail = (what) => failures.push(what);
