@@ -330,6 +330,37 @@ TEST_F(WebhooksTest, ReadKeysReadAndWriteKeysWrite) {
   EXPECT_TRUE(is_error(get("/webhooks", ""), 401));
   EXPECT_EQ(get_webhook(id).at("description"), "w");
   EXPECT_TRUE(is_error(send("PUT", "/webhooks", std::string("{}")), 405));
+  // Scope before validation, as for records.
+  EXPECT_TRUE(is_error(post("/webhooks", json::object{{"bogus", 1}}, ro), 403));
+  EXPECT_TRUE(is_error(get("/webhooks?bogus=1", wo), 403));
+}
+
+TEST_F(WebhooksTest, UsageCountsTheNewEndpointsLikeRecords) {
+  std::string id = str(create_webhook({{"url", "https://example.com/"}}).at("id"));
+  ASSERT_STATUS(get("/webhooks"), 200u);
+  ASSERT_STATUS(get("/webhooks?id=" + id), 200u);
+  ASSERT_STATUS(patch("/webhooks?id=" + id, json::object{{"description", "d"}}), 200u);
+  ASSERT_STATUS(get("/events"), 200u);
+  ASSERT_STATUS(get("/webhook-deliveries"), 200u);
+  ASSERT_TRUE(is_error(post("/webhooks", json::object{{"url", "ftp://x"}}), 400));
+  ASSERT_STATUS(del("/webhooks?id=" + id), 200u);
+  // Visible through `leadline keys usage` within 5 seconds.
+  auto deadline = std::chrono::steady_clock::now() + 5500ms;
+  json::object u;
+  do {
+    u = as_obj(cli_json({"keys", "usage", "--id", ws_.rw.id}));
+    if (u.at("today").is_int64() && u.at("today").as_int64() >= 8) break;
+    std::this_thread::sleep_for(200ms);
+  } while (std::chrono::steady_clock::now() < deadline);
+  EXPECT_EQ(u.at("today"), 8) << json::serialize(u);
+  EXPECT_EQ(u.at("by_endpoint"), (json::object{{"POST /webhooks", 2},
+                                               {"GET /webhooks", 2},
+                                               {"PATCH /webhooks", 1},
+                                               {"DELETE /webhooks", 1},
+                                               {"GET /events", 1},
+                                               {"GET /webhook-deliveries", 1}}))
+      << json::serialize(u);
+  EXPECT_NEAR(u.at("error_rate").to_number<double>(), 1.0 / 8.0, 1e-6);
 }
 
 // --- Delivery: what arrives ---
