@@ -61,11 +61,14 @@ std::optional<StoredEvent> EventStore::get(const domain::WorkspaceId& ws,
 std::int64_t EventStore::purge_older_than(domain::Timestamp cutoff, int batch) {
   static const Operation op("purge_events");
   return runner_.write(op, [&](sql::Connection& c) -> std::int64_t {
+    // Events are stamped as they are written, so seq order is time order (up to the few
+    // milliseconds concurrent writers overlap): the oldest are first, and the walk stops at the
+    // first one still retained.
     std::vector<std::string> ids;
     {
-      auto rows = c.query("SELECT id FROM events WHERE created_at < ? ORDER BY created_at LIMIT ?",
-                          sql::Params().int64(cutoff.unix_ms).int64(batch));
-      while (rows.next()) ids.push_back(rows.text(0));
+      auto rows = c.query("SELECT id, created_at FROM events ORDER BY seq LIMIT ?",
+                          sql::Params().int64(batch));
+      while (rows.next() && rows.int64(1) < cutoff.unix_ms) ids.push_back(rows.text(0));
     }
     for (const auto& id : ids) {
       c.execute(
