@@ -6,6 +6,7 @@
 // attempt, on the delivery log.
 #include "runtime/delivery_workers.hpp"
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -28,7 +29,12 @@ constexpr std::chrono::milliseconds kLeaseMargin{5'000};
 // How often an idle dispatcher looks for work that other instances, retries or restarts made
 // due; commits in this process wake it at once.
 constexpr std::chrono::milliseconds kPollInterval{250};
-constexpr std::chrono::milliseconds kPurgeInterval{60'000};
+// The purge runs every quarter of the retention, at most once a minute (and at least every
+// 100 ms, for the short retentions of tests): an event outlives its retention by little.
+std::chrono::milliseconds purge_interval(std::chrono::milliseconds retention) {
+  return std::clamp(retention / 4, std::chrono::milliseconds(100),
+                    std::chrono::milliseconds(60'000));
+}
 constexpr int kPurgeBatch = 500;
 
 std::string user_agent() {
@@ -230,7 +236,7 @@ struct DeliveryWorkers::State {
                    {{"error", e.what()}});
       }
       std::unique_lock lock(mutex);
-      work_ready.wait_for(lock, kPurgeInterval, [&] { return stopping; });
+      work_ready.wait_for(lock, purge_interval(config.event_retention), [&] { return stopping; });
     }
   }
 };

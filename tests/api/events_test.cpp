@@ -6,6 +6,7 @@
 
 #include <set>
 #include <string>
+#include <thread>
 
 #include "support/webhook_fixture.hpp"
 
@@ -417,6 +418,43 @@ TEST_F(EventsTest, ReadScopeIsNeededAndWorkspacesSeeOnlyTheirOwnEvents) {
   ASSERT_EQ(bs.size(), 1u);
   EXPECT_EQ(bs[0].as_object().at("type"), "contact.created");
   EXPECT_EQ(wait_events(1), mine);
+}
+
+}  // namespace
+}  // namespace leadline_test
+
+namespace leadline_test {
+namespace {
+
+// --event-retention: the purge takes events past it, with their deliveries, and a position
+// that named one is then refused.
+class EventRetentionTest : public WebhookApiTest {
+ public:
+  static void SetUpTestSuite() {
+    auto args = webhook_serve_args();
+    args.insert(args.end(), {"--event-retention", "2s"});
+    start_webhook_suite_server(args);
+  }
+};
+
+TEST_F(EventRetentionTest, ExpiredEventsGoWithTheirDeliveries) {
+  WebhookReceiver receiver;
+  create_webhook_to(receiver.url(hook_path()));
+  create_lead({{"visitor_name", "Short-lived"}});
+  const json::array kept = wait_events(1);
+  ASSERT_EQ(kept.size(), 1u);
+  const std::string id = str(kept[0].as_object().at("id"));
+  ASSERT_TRUE(receiver.wait_for(1, kDeliveryWait));
+  ASSERT_EQ(deliveries().size(), 1u);
+
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!events().empty() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(events().empty());
+  EXPECT_TRUE(deliveries().empty());
+  EXPECT_TRUE(
+      is_error(get("/events?after=" + id), 400, "after names no retained event of this workspace"));
 }
 
 }  // namespace
