@@ -1001,3 +1001,40 @@ TEST_F(WebhooksHttpsOnlyTest, PlainHttpIsRefusedWithoutAllowHttp) {
 
 }  // namespace
 }  // namespace leadline_test
+
+namespace leadline_test {
+namespace {
+
+// --webhook-disable-after: an endpoint whose attempts keep failing longer than this after its
+// creation (no attempt ever succeeded) is disabled as failing; one that succeeded recently is
+// not.
+class WebhooksDisableAfterTest : public WebhookApiTest {
+ public:
+  static void SetUpTestSuite() {
+    auto args = webhook_serve_args();
+    args.insert(args.end(), {"--webhook-disable-after", "300ms"});
+    start_webhook_suite_server(args);
+  }
+};
+
+TEST_F(WebhooksDisableAfterTest, AnEndpointFailingLongerThanTheLimitIsDisabledAsFailing) {
+  WebhookReceiver receiver;
+  const std::string failing = hook_path("failing"), healthy = hook_path("healthy");
+  receiver.set_default_status(500, failing);
+  const std::string failing_id = str(create_webhook_to(receiver.url(failing)).at("id"));
+  const std::string healthy_id = str(create_webhook_to(receiver.url(healthy)).at("id"));
+  create_lead({{"visitor_name", "Ada"}});
+
+  // Attempts at about 0, 250 and 750 ms: the last fails more than 300 ms after creation.
+  const json::object disabled =
+      wait_webhook(failing_id, [](const json::object& w) { return w.at("enabled") == false; });
+  EXPECT_EQ(disabled.at("disabled_reason"), "failing") << json::serialize(disabled);
+  EXPECT_EQ(get_webhook(healthy_id).at("enabled"), true);
+  // Re-enabling clears the reason.
+  const HttpResponse enabled = patch("/webhooks?id=" + failing_id, json::object{{"enabled", true}});
+  ASSERT_EQ(enabled.status, 200u) << enabled.describe();
+  EXPECT_EQ(enabled.data().at("disabled_reason"), nullptr);
+}
+
+}  // namespace
+}  // namespace leadline_test
