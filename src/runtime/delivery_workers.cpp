@@ -1,9 +1,10 @@
-// One dispatcher thread claims due deliveries a little ahead of the free senders, so a sender
-// rarely waits for a claim to commit; each endpoint holds at most half the senders' claims, so
-// a slow or dead endpoint leaves the other half to everyone else. A sender hands its outcome to
-// one reporter thread and takes the next job at once: the reporter writes every outcome that
-// is waiting in one transaction, so the single SQLite writer spends one commit, not one per
-// attempt, on the delivery log.
+// One dispatcher thread claims due deliveries ahead of the senders, so a sender rarely waits for
+// a claim to commit (under write load a claim waits its turn at the SQLite writer). Each
+// endpoint gets at most half the senders at once, so a slow or dead endpoint leaves the other
+// half to everyone else; an endpoint that answers quickly may have four times that many claimed
+// and waiting, one that answers slowly no more than it can send at once, so its claims never
+// wait long. A sender hands its outcome to one reporter thread and takes the next job at once:
+// the reporter writes every outcome that is waiting in one transaction.
 #include "runtime/delivery_workers.hpp"
 
 #include <algorithm>
@@ -22,10 +23,15 @@ namespace leadline::runtime {
 
 namespace {
 
-// A claim covers waiting in the queue (at most about one attempt, since no more than one job
-// per sender waits) and the attempt itself, plus this margin for recording it; after that,
-// another instance may take over.
+// A claim covers waiting in the queue (at most three attempts of its endpoint ahead of it) and
+// the attempt itself, plus this margin for recording it; after that, another instance may take
+// over.
+constexpr int kLeaseAttempts = 4;
 constexpr std::chrono::milliseconds kLeaseMargin{5'000};
+// An endpoint whose last attempt took less than this counts as fast: more of its deliveries may
+// wait claimed.
+constexpr std::chrono::milliseconds kFastAttempt{250};
+constexpr int kFastEndpointBacklog = 4;
 // How often an idle dispatcher looks for work that other instances, retries or restarts made
 // due; commits in this process wake it at once.
 constexpr std::chrono::milliseconds kPollInterval{250};
@@ -55,9 +61,15 @@ struct DeliveryWorkers::State {
   std::condition_variable work_ready;
   std::condition_variable reports_ready;
   std::deque<store::ClaimedDelivery> queue;
-  std::map<std::string, int, std::less<>> claimed_by_endpoint;  // queued or sending
-  int claimed = 0;                                              // queued or sending
-  std::vector<store::AttemptReport> reports;                    // waiting to be written
+  // Per endpoint id: claimed (queued or sending), sending, and whether it answered fast.
+  struct Endpoint {
+    int claimed = 0;
+    int sending = 0;
+    bool fast = true;
+  };
+  std::map<std::string, Endpoint, std::less<>> endpoints;
+  int claimed = 0;                            // queued or sending, over all endpoints
+  std::vector<store::AttemptReport> reports;  // waiting to be written
   bool stopping = false;
 
   std::vector<std::thread> threads;
@@ -84,8 +96,7 @@ struct DeliveryWorkers::State {
       {
         const std::lock_guard lock(mutex);
         if (stopping) return;
-        // Senders plus one waiting job each.
-        room = 2 * config.workers - claimed;
+        room = kFastEndpointBacklog * config.workers - claimed;
       }
       if (room > 0 && due() && claim(room) > 0) continue;
       signal.wait_for(seen, kPollInterval);
@@ -107,15 +118,16 @@ struct DeliveryWorkers::State {
     std::vector<store::ClaimedDelivery> taken;
     try {
       const domain::Timestamp lease_until{clock.now().unix_ms +
-                                          (2 * config.timeout + kLeaseMargin).count()};
+                                          (kLeaseAttempts * config.timeout + kLeaseMargin).count()};
       // Counted as admitted, so one claim cannot overfill an endpoint.
       std::map<std::string, int, std::less<>> admitted;
       taken = db.deliveries().claim(room, lease_until, [&](std::string_view webhook) {
         const std::lock_guard lock(mutex);
-        const auto it = claimed_by_endpoint.find(webhook);
-        const int held = it == claimed_by_endpoint.end() ? 0 : it->second;
+        const auto it = endpoints.find(webhook);
+        const Endpoint known = it == endpoints.end() ? Endpoint{} : it->second;
+        const int limit = per_endpoint_limit * (known.fast ? kFastEndpointBacklog : 1);
         int& extra = admitted[std::string(webhook)];
-        if (held + extra >= per_endpoint_limit) return false;
+        if (known.claimed + extra >= limit) return false;
         ++extra;
         return true;
       });
@@ -127,7 +139,7 @@ struct DeliveryWorkers::State {
     {
       const std::lock_guard lock(mutex);
       for (auto& d : taken) {
-        ++claimed_by_endpoint[d.webhook.value];
+        ++endpoints[d.webhook.value].claimed;
         ++claimed;
         queue.push_back(std::move(d));
       }
@@ -145,21 +157,34 @@ struct DeliveryWorkers::State {
       store::ClaimedDelivery job;
       {
         std::unique_lock lock(mutex);
-        work_ready.wait(lock, [&] { return stopping || !queue.empty(); });
+        auto next = queue.end();
+        // The oldest job whose endpoint has a sender to spare.
+        work_ready.wait(lock, [&] {
+          next = std::find_if(queue.begin(), queue.end(), [&](const store::ClaimedDelivery& d) {
+            return endpoints[d.webhook.value].sending < per_endpoint_limit;
+          });
+          return stopping || next != queue.end();
+        });
         // Jobs not started are handed back on stop (~DeliveryWorkers).
         if (stopping) return;
-        job = std::move(queue.front());
-        queue.pop_front();
+        job = std::move(*next);
+        queue.erase(next);
+        ++endpoints[job.webhook.value].sending;
       }
+      const auto started = std::chrono::steady_clock::now();
       store::AttemptReport report = attempt(sender, job, unit(random));
+      const bool fast = std::chrono::steady_clock::now() - started < kFastAttempt;
       {
         const std::lock_guard lock(mutex);
-        if (--claimed_by_endpoint[job.webhook.value] == 0) {
-          claimed_by_endpoint.erase(job.webhook.value);
-        }
+        Endpoint& endpoint = endpoints[job.webhook.value];
+        --endpoint.sending;
+        --endpoint.claimed;
+        endpoint.fast = fast;
         --claimed;
         reports.push_back(std::move(report));
       }
+      // Its endpoint has a sender to spare again.
+      work_ready.notify_all();
       reports_ready.notify_one();
       // Room again: the dispatcher may claim more.
       db.delivery_signal().notify();
