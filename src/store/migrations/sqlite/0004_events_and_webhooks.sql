@@ -1,10 +1,12 @@
 -- Events recorded in the transaction of each change (the outbox of docs/webhooks.md), webhook
 -- endpoints, one delivery per event and subscribed endpoint, and each delivery's attempts.
 --
--- The feed order is (tx, seq). SQLite has one writer, so seq (AUTOINCREMENT: never reused,
--- even after the retention purge empties the table) already follows commit order and tx is 0.
+-- The feed order is (tx, seq). SQLite has one writer, so seq (the rowid) already follows commit
+-- order and tx is 0. Without AUTOINCREMENT, which would write sqlite_sequence in every commit,
+-- a seq is reused only after the purge emptied the table, when every position a client holds
+-- names an expired event and is refused anyway.
 CREATE TABLE events (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  seq INTEGER PRIMARY KEY,
   tx INTEGER NOT NULL DEFAULT 0,
   workspace_id TEXT NOT NULL,
   id TEXT NOT NULL UNIQUE,
