@@ -38,9 +38,9 @@
 #include "support/database_probe.hpp"
 #include "support/http_client.hpp"
 #include "support/postgres_instance.hpp"
-#include "support/recording_receiver.hpp"
 #include "support/server_process.hpp"
 #include "support/test_backend.hpp"
+#include "support/webhook_receiver.hpp"
 
 namespace leadline_test {
 namespace {
@@ -268,7 +268,8 @@ class CrashDurabilityTest : public ::testing::TestWithParam<Backend> {
     key_ = str(as_obj(key).at("key"));
     slots_.resize(kThreads);
     // Answers wait up to 20 ms, so that deliveries are in flight when the server is killed.
-    receiver_ = std::make_unique<RecordingReceiver>(20ms);
+    receiver_ = std::make_unique<WebhookReceiver>(2);
+    receiver_->set_random_delay(20ms);
   }
 
   Headers auth() const { return {{"Authorization", "Bearer " + key_}}; }
@@ -674,7 +675,7 @@ class CrashDurabilityTest : public ::testing::TestWithParam<Backend> {
                                    << "effect";
 
     // The receiver against the feed: every event at least once, the body the feed's event.
-    const std::vector<ReceivedRequest> received = receiver_->received();
+    const std::vector<ReceivedRequest> received = receiver_->requests();
     std::map<std::string, int> deliveries;
     for (const auto& r : received) {
       const std::string id = r.webhook_id();
@@ -735,7 +736,7 @@ class CrashDurabilityTest : public ::testing::TestWithParam<Backend> {
     return all;
   }
 
-  std::unique_ptr<RecordingReceiver> receiver_;
+  std::unique_ptr<WebhookReceiver> receiver_;
   std::set<std::string> in_flight_at_kill_;  // webhook-ids unanswered when the server died
   std::unique_ptr<TempDir> dir_;
   std::filesystem::path db_file_;

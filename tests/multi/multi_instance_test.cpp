@@ -26,9 +26,9 @@
 #include "support/cli_runner.hpp"
 #include "support/http_client.hpp"
 #include "support/postgres_instance.hpp"
-#include "support/recording_receiver.hpp"
 #include "support/redis_instance.hpp"
 #include "support/server_process.hpp"
+#include "support/webhook_receiver.hpp"
 
 namespace leadline_test {
 namespace {
@@ -259,7 +259,8 @@ TEST(MultiInstanceWebhooksTest, BothInstancesDeliverAndEachEventArrivesExactlyOn
               .at("key"));
   const Headers auth = {{"Authorization", "Bearer " + key}};
   // Answers wait up to 5 ms, so that attempts overlap and both instances' workers are busy.
-  RecordingReceiver receiver(5ms);
+  WebhookReceiver receiver(2);
+  receiver.set_random_delay(5ms);
   std::vector<std::unique_ptr<ServerProcess>> servers;
   for (int i = 0; i < 2; ++i) {
     ServerOptions options;
@@ -331,7 +332,7 @@ TEST(MultiInstanceWebhooksTest, BothInstancesDeliverAndEachEventArrivesExactlyOn
   }
   ASSERT_EQ(feed.size(), static_cast<std::size_t>(kLeads));
 
-  const std::vector<ReceivedRequest> received = receiver.received();
+  const std::vector<ReceivedRequest> received = receiver.requests();
   std::map<std::string, int> arrivals;
   std::map<unsigned short, int> by_peer_port;
   for (const auto& r : received) {

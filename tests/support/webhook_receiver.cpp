@@ -1,11 +1,12 @@
 // Boost.Beast implementation of the webhook receiver: an acceptor and one asynchronous session
 // per connection, each on its own strand of an io_context run by a few threads, so that a
-// delayed answer on one connection never holds up another.
+// delayed (or held) answer on one connection never holds up another.
 
 #include "support/webhook_receiver.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
@@ -38,7 +39,11 @@ bool receiver_iequals(std::string_view a, std::string_view b) {
 class ReceiverSession : public std::enable_shared_from_this<ReceiverSession> {
  public:
   ReceiverSession(tcp::socket socket, WebhookReceiver& owner)
-      : stream_(std::move(socket)), timer_(stream_.get_executor()), owner_(owner) {}
+      : stream_(std::move(socket)), timer_(stream_.get_executor()), owner_(owner) {
+    beast::error_code ec;
+    const auto peer = stream_.socket().remote_endpoint(ec);
+    if (!ec) peer_port_ = peer.port();
+  }
 
   void start() { read(); }
 
@@ -66,10 +71,19 @@ class ReceiverSession : public std::enable_shared_from_this<ReceiverSession> {
     r.body = request_.body();
     r.arrived = std::chrono::steady_clock::now();
     r.arrived_wall = std::chrono::system_clock::now();
+    r.peer_port = peer_port_;
     answer_ = owner_.take_answer(r.path);
     r.answered_status = answer_.status;
-    owner_.record(std::move(r));
-    if (answer_.delay.count() > 0) {
+    // A held answer waits until release_answers() cancels the timer, on this connection's strand.
+    auto release = [weak = weak_from_this()] {
+      if (auto self = weak.lock()) {
+        asio::post(self->stream_.get_executor(), [self] { self->timer_.cancel(); });
+      }
+    };
+    if (owner_.record(std::move(r), std::move(release))) {
+      timer_.expires_at(asio::steady_timer::time_point::max());
+      timer_.async_wait([self = shared_from_this()](beast::error_code) { self->write(); });
+    } else if (answer_.delay.count() > 0) {
       timer_.expires_after(answer_.delay);
       timer_.async_wait([self = shared_from_this()](beast::error_code) { self->write(); });
     } else {
@@ -106,6 +120,7 @@ class ReceiverSession : public std::enable_shared_from_this<ReceiverSession> {
   beast::tcp_stream stream_;
   asio::steady_timer timer_;
   WebhookReceiver& owner_;
+  unsigned short peer_port_ = 0;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   http::request<http::string_body> request_;
@@ -136,6 +151,10 @@ std::vector<std::string> ReceivedRequest::header_values(std::string_view name) c
   return values;
 }
 
+std::string ReceivedRequest::webhook_id() const {
+  return header("webhook-id");
+}
+
 struct WebhookReceiver::Impl {
   asio::io_context ioc;
   tcp::acceptor acceptor{ioc};
@@ -147,6 +166,7 @@ struct WebhookReceiver::Impl {
       if (ec) {
         if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
       } else {
+        owner->count_connection();
         std::make_shared<ReceiverSession>(std::move(s), *owner)->start();
       }
       accept();
@@ -206,24 +226,79 @@ void WebhookReceiver::enqueue_statuses(const std::string& path,
   }
 }
 
-ReceiverAnswer WebhookReceiver::take_answer(const std::string& path) {
+void WebhookReceiver::set_random_delay(std::chrono::milliseconds max) {
   std::lock_guard lock(mu_);
-  if (auto q = queued_.find(path); q != queued_.end() && !q->second.empty()) {
-    ReceiverAnswer a = std::move(q->second.front());
-    q->second.pop_front();
-    return a;
-  }
-  if (auto d = defaults_.find(path); d != defaults_.end()) return d->second;
-  if (auto d = defaults_.find(""); d != defaults_.end()) return d->second;
-  return ReceiverAnswer{};
+  random_delay_ = max;
 }
 
-void WebhookReceiver::record(ReceivedRequest request) {
+ReceiverAnswer WebhookReceiver::take_answer(const std::string& path) {
+  std::lock_guard lock(mu_);
+  ReceiverAnswer a;
+  if (auto q = queued_.find(path); q != queued_.end() && !q->second.empty()) {
+    a = std::move(q->second.front());
+    q->second.pop_front();
+  } else if (auto d = defaults_.find(path); d != defaults_.end()) {
+    a = d->second;
+  } else if (auto d = defaults_.find(""); d != defaults_.end()) {
+    a = d->second;
+  }
+  if (random_delay_.count() > 0) {
+    a.delay += std::chrono::milliseconds(rng_() % (random_delay_.count() + 1));
+  }
+  return a;
+}
+
+bool WebhookReceiver::record(ReceivedRequest request, std::function<void()> release) {
+  bool held = false;
   {
     std::lock_guard lock(mu_);
+    if (holding_) {
+      held = true;
+      held_.push_back({request.webhook_id(), std::move(release)});
+    }
     received_.push_back(std::move(request));
   }
   cv_.notify_all();
+  return held;
+}
+
+void WebhookReceiver::count_connection() {
+  std::lock_guard lock(mu_);
+  ++connections_;
+}
+
+int WebhookReceiver::connections() const {
+  std::lock_guard lock(mu_);
+  return connections_;
+}
+
+std::map<std::string, int> WebhookReceiver::counts_by_webhook_id() const {
+  std::lock_guard lock(mu_);
+  std::map<std::string, int> out;
+  for (const auto& r : received_) ++out[r.webhook_id()];
+  return out;
+}
+
+void WebhookReceiver::hold_answers() {
+  std::lock_guard lock(mu_);
+  holding_ = true;
+}
+
+std::vector<std::string> WebhookReceiver::held_webhook_ids() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::string> out;
+  for (const auto& h : held_) out.push_back(h.webhook_id);
+  return out;
+}
+
+void WebhookReceiver::release_answers() {
+  std::vector<Held> held;
+  {
+    std::lock_guard lock(mu_);
+    holding_ = false;
+    held.swap(held_);
+  }
+  for (const auto& h : held) h.release();
 }
 
 std::vector<ReceivedRequest> WebhookReceiver::requests(const std::string& path) const {

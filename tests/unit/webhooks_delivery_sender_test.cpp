@@ -5,18 +5,18 @@
 
 #include <string>
 
+#include "support/webhook_receiver.hpp"
 #include "webhooks/delivery_sender.hpp"
 #include "webhooks/signature.hpp"
 #include "webhooks/webhook_secret.hpp"
-#include "webhooks_test_receiver.hpp"
 
 namespace leadline::webhooks {
 namespace delivery_sender_test {
 
 using namespace std::chrono_literals;
-using testing::Answer;
-using testing::Received;
-using testing::TestReceiver;
+using leadline_test::ReceivedRequest;
+using leadline_test::ReceiverAnswer;
+using leadline_test::WebhookReceiver;
 
 constexpr std::int64_t kNow = 1614265330;
 constexpr std::string_view kBody =
@@ -42,13 +42,14 @@ Attempt attempt_to(std::string url, std::vector<std::string> secrets = {}) {
           .secret_bytes_newest_first = std::move(secrets)};
 }
 
-Answer answer(unsigned status, std::string body = "",
-              std::vector<std::pair<std::string, std::string>> headers = {}) {
+ReceiverAnswer answer(unsigned status, std::string body = "",
+                      std::vector<std::pair<std::string, std::string>> headers = {}) {
   return {.status = status, .headers = std::move(headers), .body = std::move(body)};
 }
 
 TEST(WebhookDeliverySender, SendsTheSignedEventAndSucceedsOn2xx) {
-  TestReceiver receiver([](const Received&) { return answer(204); });
+  WebhookReceiver receiver;
+  receiver.set_default(answer(204));
   DeliverySender sender(config());
   const std::vector<std::string> secrets = {
       *decode_secret(generate_secret()), *decode_secret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")};
@@ -61,44 +62,42 @@ TEST(WebhookDeliverySender, SendsTheSignedEventAndSucceedsOn2xx) {
   EXPECT_GE(result.duration_ms, 0);
   EXPECT_EQ(result.retry_after, std::nullopt);
 
-  const auto received = receiver.received();
+  const auto received = receiver.requests();
   ASSERT_EQ(received.size(), 1u);
-  const Received& r = received[0];
+  const ReceivedRequest& r = received[0];
   EXPECT_EQ(r.method, "POST");
   EXPECT_EQ(r.target, "/hooks/in?source=leadline");
   EXPECT_EQ(r.body, kBody);
-  EXPECT_EQ(r.headers.at("content-type"), "application/json");
-  EXPECT_EQ(r.headers.at("user-agent"), "leadline-webhooks/0.1.0");
-  EXPECT_EQ(r.headers.at("webhook-id"), attempt.msg_id);
-  EXPECT_EQ(r.headers.at("webhook-timestamp"), std::to_string(kNow));
-  EXPECT_EQ(r.headers.count("expect"), 0u);
+  EXPECT_EQ(r.header("content-type"), "application/json");
+  EXPECT_EQ(r.header("user-agent"), "leadline-webhooks/0.1.0");
+  EXPECT_EQ(r.header("webhook-id"), attempt.msg_id);
+  EXPECT_EQ(r.header("webhook-timestamp"), std::to_string(kNow));
+  EXPECT_FALSE(r.has_header("expect"));
   // The receiver's check: each listed signature over what actually arrived.
-  const std::string header = r.headers.at("webhook-signature");
-  EXPECT_EQ(header, sign(secrets[0], r.headers.at("webhook-id"), kNow, r.body) + " " +
-                        sign(secrets[1], r.headers.at("webhook-id"), kNow, r.body));
+  const std::string header = r.header("webhook-signature");
+  EXPECT_EQ(header, sign(secrets[0], r.header("webhook-id"), kNow, r.body) + " " +
+                        sign(secrets[1], r.header("webhook-id"), kNow, r.body));
 }
 
 TEST(WebhookDeliverySender, ReusesTheConnectionAndResignsEachAttempt) {
-  TestReceiver receiver;
+  WebhookReceiver receiver;
   DeliverySender sender(config());
   const Attempt attempt = attempt_to(receiver.url());
   EXPECT_TRUE(sender.send(attempt, kNow).succeeded());
   EXPECT_TRUE(sender.send(attempt, kNow + 5).succeeded());
-  const auto received = receiver.received();
+  const auto received = receiver.requests();
   ASSERT_EQ(received.size(), 2u);
   EXPECT_EQ(received[0].body, received[1].body);
-  EXPECT_EQ(received[1].headers.at("webhook-timestamp"), std::to_string(kNow + 5));
-  EXPECT_NE(received[0].headers.at("webhook-signature"),
-            received[1].headers.at("webhook-signature"));
+  EXPECT_EQ(received[1].header("webhook-timestamp"), std::to_string(kNow + 5));
+  EXPECT_NE(received[0].header("webhook-signature"), received[1].header("webhook-signature"));
   EXPECT_EQ(receiver.connections(), 1);
 }
 
 TEST(WebhookDeliverySender, OtherStatusesFailTheAttempt) {
-  TestReceiver receiver([](const Received& r) {
-    if (r.target == "/500") return answer(500, "oops");
-    if (r.target == "/410") return answer(410);
-    return answer(400, R"({"error":"bad"})");
-  });
+  WebhookReceiver receiver;
+  receiver.set_default(answer(500, "oops"), "/500");
+  receiver.set_default(answer(410), "/410");
+  receiver.set_default(answer(400, R"({"error":"bad"})"));
   DeliverySender sender(config());
   AttemptResult result = sender.send(attempt_to(receiver.url("/500")), kNow);
   EXPECT_FALSE(result.succeeded());
@@ -114,27 +113,24 @@ TEST(WebhookDeliverySender, OtherStatusesFailTheAttempt) {
 }
 
 TEST(WebhookDeliverySender, RedirectsAreNotFollowed) {
-  TestReceiver receiver([&](const Received& r) {
-    if (r.target == "/moved") return answer(301, "", {{"Location", "/elsewhere"}});
-    return answer(200);
-  });
+  WebhookReceiver receiver;
+  receiver.set_default(answer(301, "", {{"Location", "/elsewhere"}}), "/moved");
+  receiver.set_default(answer(200));
   DeliverySender sender(config());
   const AttemptResult result = sender.send(attempt_to(receiver.url("/moved")), kNow);
   EXPECT_FALSE(result.succeeded());
   EXPECT_EQ(result.status_code, 301);
   EXPECT_EQ(result.error, "redirect (HTTP 301) not followed");
-  ASSERT_EQ(receiver.received().size(), 1u) << "the Location was not requested";
+  ASSERT_EQ(receiver.requests().size(), 1u) << "the Location was not requested";
 }
 
 TEST(WebhookDeliverySender, RetryAfterOnlyFrom429And503) {
-  TestReceiver receiver([](const Received& r) {
-    if (r.target == "/503") return answer(503, "", {{"Retry-After", "7"}});
-    if (r.target == "/429") return answer(429, "", {{"retry-after", "120"}});
-    if (r.target == "/date") {
-      return answer(503, "", {{"Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT"}});
-    }
-    return answer(500, "", {{"Retry-After", "7"}});
-  });
+  WebhookReceiver receiver;
+  receiver.set_default(answer(503, "", {{"Retry-After", "7"}}), "/503");
+  receiver.set_default(answer(429, "", {{"retry-after", "120"}}), "/429");
+  receiver.set_default(answer(503, "", {{"Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT"}}),
+                       "/date");
+  receiver.set_default(answer(500, "", {{"Retry-After", "7"}}));
   DeliverySender sender(config());
   AttemptResult result = sender.send(attempt_to(receiver.url("/503")), kNow);
   EXPECT_EQ(result.error, "HTTP 503");
@@ -150,11 +146,10 @@ TEST(WebhookDeliverySender, RetryAfterOnlyFrom429And503) {
 }
 
 TEST(WebhookDeliverySender, ASlowReceiverTimesOut) {
-  TestReceiver receiver([](const Received&) {
-    Answer slow = answer(200);
-    slow.delay = 1500ms;
-    return slow;
-  });
+  WebhookReceiver receiver;
+  ReceiverAnswer slow = answer(200);
+  slow.delay = 1500ms;
+  receiver.set_default(slow);
   DeliverySender sender(config(loopback_allowed(), 300ms));
   const AttemptResult result = sender.send(attempt_to(receiver.url()), kNow);
   EXPECT_FALSE(result.succeeded());
@@ -165,12 +160,11 @@ TEST(WebhookDeliverySender, ASlowReceiverTimesOut) {
 }
 
 TEST(WebhookDeliverySender, KeepsTheFirstKibibyteOfTheAnswer) {
-  TestReceiver receiver([](const Received& r) {
-    if (r.target == "/big") return answer(200, std::string(5000, 'x'));
-    if (r.target == "/huge") return answer(200, std::string(300 * 1024, 'y'));
-    if (r.target == "/cut") return answer(500, std::string(1023, 'a') + "\xC3\xBC" + "tail");
-    return answer(500, "bad \xFF\xFE bytes \xC3");
-  });
+  WebhookReceiver receiver;
+  receiver.set_default(answer(200, std::string(5000, 'x')), "/big");
+  receiver.set_default(answer(200, std::string(300 * 1024, 'y')), "/huge");
+  receiver.set_default(answer(500, std::string(1023, 'a') + "\xC3\xBC" + "tail"), "/cut");
+  receiver.set_default(answer(500, "bad \xFF\xFE bytes \xC3"));
   DeliverySender sender(config());
   AttemptResult result = sender.send(attempt_to(receiver.url("/big")), kNow);
   EXPECT_TRUE(result.succeeded());
@@ -187,18 +181,18 @@ TEST(WebhookDeliverySender, KeepsTheFirstKibibyteOfTheAnswer) {
 }
 
 TEST(WebhookDeliverySender, LoopbackIsRefusedWithoutTheAllowList) {
-  TestReceiver receiver;
+  WebhookReceiver receiver;
   DeliverySender sender(config(AddressPolicy{}));
   const AttemptResult result = sender.send(attempt_to(receiver.url()), kNow);
   EXPECT_FALSE(result.succeeded());
   EXPECT_EQ(result.status_code, std::nullopt);
   EXPECT_EQ(result.error, "address 127.0.0.1 is in the blocked range 127.0.0.0/8");
-  EXPECT_EQ(receiver.received().size(), 0u);
+  EXPECT_EQ(receiver.requests().size(), 0u);
   EXPECT_EQ(receiver.connections(), 0);
 }
 
 TEST(WebhookDeliverySender, LocalhostIsRefusedBecauseItResolvesToLoopback) {
-  TestReceiver receiver;
+  WebhookReceiver receiver;
   DeliverySender sender(config(AddressPolicy{}));
   const std::string url = "http://localhost:" + std::to_string(receiver.port()) + "/hook";
   const AttemptResult result = sender.send(attempt_to(url), kNow);
@@ -210,12 +204,12 @@ TEST(WebhookDeliverySender, LocalhostIsRefusedBecauseItResolvesToLoopback) {
 }
 
 TEST(WebhookDeliverySender, AHostNameIsResolvedAndPinnedWhenAllowed) {
-  TestReceiver receiver;
+  WebhookReceiver receiver;
   DeliverySender sender(config());
   const std::string url = "http://localhost:" + std::to_string(receiver.port()) + "/hook";
   const AttemptResult result = sender.send(attempt_to(url), kNow);
   EXPECT_TRUE(result.succeeded()) << result.error.value_or("");
-  EXPECT_EQ(receiver.received().size(), 1u);
+  EXPECT_EQ(receiver.requests().size(), 1u);
   // Once more on the same handle: the previous pin is replaced, not duplicated.
   EXPECT_TRUE(sender.send(attempt_to(url), kNow).succeeded());
 }
@@ -223,7 +217,7 @@ TEST(WebhookDeliverySender, AHostNameIsResolvedAndPinnedWhenAllowed) {
 TEST(WebhookDeliverySender, ConnectionRefusedOnAClosedPort) {
   unsigned short port = 0;
   {
-    TestReceiver closed;
+    WebhookReceiver closed;
     port = closed.port();
   }
   DeliverySender sender(config());
@@ -234,7 +228,7 @@ TEST(WebhookDeliverySender, ConnectionRefusedOnAClosedPort) {
 }
 
 TEST(WebhookDeliverySender, HttpOnlyWhenAllowedAndTlsErrorsAreReported) {
-  TestReceiver receiver;
+  WebhookReceiver receiver;
   SenderConfig https_only = config();
   https_only.allow_http = false;
   DeliverySender sender(std::move(https_only));
@@ -246,7 +240,7 @@ TEST(WebhookDeliverySender, HttpOnlyWhenAllowedAndTlsErrorsAreReported) {
   ASSERT_TRUE(result.error.has_value());
   EXPECT_TRUE(result.error->starts_with("TLS error: ")) << *result.error;
   EXPECT_EQ(result.status_code, std::nullopt);
-  EXPECT_TRUE(receiver.received().empty());
+  EXPECT_TRUE(receiver.requests().empty());
 }
 
 TEST(WebhookDeliverySender, UnresolvableHostsAreReported) {
