@@ -25,7 +25,7 @@ ReaderPool::Lease ReaderPool::acquire() {
     }
   }
   // Opened outside the lock: opening touches the file system and must not stall other readers.
-  return Lease(*this, std::make_unique<Connection>(path_));
+  return Lease(*this, std::make_unique<Connection>(path_, Connection::Open::kExisting));
 }
 
 void ReaderPool::give_back(std::unique_ptr<Connection> conn) {

@@ -122,9 +122,10 @@ void switch_to_wal(sqlite3* db) {
 
 }  // namespace
 
-Connection::Connection(const std::string& path) {
+Connection::Connection(const std::string& path, Open open) {
   configure_sqlite_once();
-  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+                    (open == Open::kCreating ? SQLITE_OPEN_CREATE : 0);
   const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) {
     std::string what = "cannot open database " + path + ": ";

@@ -30,8 +30,13 @@ class SqliteError : public std::runtime_error {
 
 class Connection final : public sql::Connection {
  public:
-  // Opens (creating when missing) the database file and applies the per-connection pragmas.
-  explicit Connection(const std::string& path);
+  // Whether opening may create the file. Only the engine's first connection may: a reader
+  // opened later while the file is gone (moved, deleted) must fail rather than start an empty
+  // database beside the real one's WAL.
+  enum class Open { kCreating, kExisting };
+
+  // Opens the database file and applies the per-connection pragmas.
+  explicit Connection(const std::string& path, Open open = Open::kCreating);
   ~Connection() override;
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
