@@ -1,3 +1,5 @@
+// Webhook endpoint bodies: each field's rule and sentence (docs/api.md, "Webhooks"); URL rules
+// and secrets come from webhooks/.
 #include "api/webhook_body.hpp"
 
 #include <algorithm>

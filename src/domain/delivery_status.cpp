@@ -1,3 +1,4 @@
+// The delivery statuses as the API writes them.
 #include "domain/webhook_records.hpp"
 
 namespace leadline::domain {

@@ -1,3 +1,4 @@
+// Event types and the families GET /events filters by.
 #include "domain/event_types.hpp"
 
 #include <algorithm>

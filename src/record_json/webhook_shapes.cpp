@@ -1,3 +1,4 @@
+// Field order follows docs/api.md's tables for endpoints and deliveries.
 #include "record_json/webhook_shapes.hpp"
 
 namespace leadline::record_json {

@@ -1,3 +1,5 @@
+// The delivery log's reads and redelivery, and the claim/report cycle of the delivery workers;
+// the claim skips rows another instance holds (Dialect::claim_rows) and leases what it takes.
 #include "store/delivery_store.hpp"
 
 #include "store/records/stored_enums.hpp"

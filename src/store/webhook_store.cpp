@@ -1,3 +1,5 @@
+// Webhook endpoints with their secrets; the secret is written here and read only by the
+// delivery claim (delivery_store.cpp), never by the API's reads.
 #include "store/webhook_store.hpp"
 
 #include "domain/uuid.hpp"

@@ -1,3 +1,5 @@
+// One event row and one delivery row per subscribed, enabled endpoint, on the caller's write
+// connection; the counter tells OperationRunner to wake the delivery workers after the commit.
 #include "store/records/event_outbox.hpp"
 
 #include <atomic>
