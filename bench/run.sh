@@ -66,25 +66,7 @@ pg_dir=""
 failures=()
 
 # --- cleanup: whatever was started is stopped, even on errors or Ctrl-C ---------------------
-stop_server() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid" 2>/dev/null || true
-    # SIGTERM drains in-flight requests and flushes usage; give it a moment, then insist.
-    for _ in $(seq 1 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
-  server_pid=""
-}
-stop_nginx() {
-  if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then
-    kill -QUIT "$nginx_pid" 2>/dev/null || true  # graceful: the master stops its workers
-    for _ in $(seq 1 50); do kill -0 "$nginx_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$nginx_pid" 2>/dev/null || true
-    wait "$nginx_pid" 2>/dev/null || true
-  fi
-  nginx_pid=""
-}
+. "$(dirname "$0")/processes.sh"
 stop_postgres() {
   if [ -n "$pg_dir" ]; then
     "$root/tools/test-services/postgres.sh" stop "$pg_dir" >/dev/null 2>&1 || true
@@ -190,17 +172,7 @@ start_server() {
   local db=$1
   choose_serve_flags
   log "serve flags: --listen 127.0.0.1:0 --db $db ${serve_flags[*]}"
-  "$leadline" serve --listen 127.0.0.1:0 --db "$db" "${serve_flags[@]}" >"$work/server.log" 2>&1 &
-  server_pid=$!
-  port=""
-  for _ in $(seq 1 600); do
-    port=$(sed -n 's/.*leadline listening on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' \
-      "$work/server.log" | head -n1)
-    [ -n "$port" ] && break
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  [ -n "$port" ] || { cat "$work/server.log" >&2; die "leadline serve did not start"; }
+  launch_server "$leadline" "$db" "${serve_flags[@]}"
   log "leadline serve pid $server_pid on 127.0.0.1:$port ($limit_note)"
 }
 
@@ -317,14 +289,6 @@ prepare_scenarios() {
 }
 
 # --- nginx ------------------------------------------------------------------------------------
-free_port() {
-  local p
-  for _ in $(seq 1 50); do
-    p=$((20000 + RANDOM % 30000))
-    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return 0; }
-  done
-  die "no free port"
-}
 
 start_nginx() {
   local dir="$work/nginx" attempt

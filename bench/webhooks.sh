@@ -66,24 +66,7 @@ server_pid=""
 nginx_pid=""
 failures=()
 
-stop_server() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
-  server_pid=""
-}
-stop_nginx() {
-  if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then
-    kill -QUIT "$nginx_pid" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$nginx_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$nginx_pid" 2>/dev/null || true
-    wait "$nginx_pid" 2>/dev/null || true
-  fi
-  nginx_pid=""
-}
+. "$(dirname "$0")/processes.sh"
 cleanup() {
   stop_server
   stop_nginx
@@ -98,14 +81,6 @@ fail() { failures+=("$*"); log "ERROR: $*"; }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
-free_port() {
-  local p
-  for _ in $(seq 1 50); do
-    p=$((20000 + RANDOM % 30000))
-    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return 0; }
-  done
-  die "no free port"
-}
 
 # --- the receiver: nginx answering 200 to every POST under /hook/ -----------------------------
 start_receiver() {
@@ -180,18 +155,7 @@ fresh_db() {
 start_server() {
   local exe=$1
   shift
-  "$exe" serve --listen 127.0.0.1:0 --db "$db" --rate-limit 1000000000/1s --log-level warn "$@" \
-    >"$work/server.log" 2>&1 &
-  server_pid=$!
-  port=""
-  for _ in $(seq 1 600); do
-    port=$(sed -n 's/.*leadline listening on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' \
-      "$work/server.log" | head -n1)
-    [ -n "$port" ] && break
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.05
-  done
-  [ -n "$port" ] || { cat "$work/server.log" >&2; die "leadline serve did not start"; }
+  launch_server "$exe" "$db" --rate-limit 1000000000/1s --log-level warn "$@"
 }
 webhook_flags=(--webhook-allow-private 127.0.0.0/8 --webhook-allow-http)
 
