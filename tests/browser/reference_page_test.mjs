@@ -3,11 +3,12 @@
 // logs no console error, fetches nothing from another origin, and its screenshot is kept.
 //
 // usage: node reference_page_test.mjs LEADLINE_BINARY TOOLS_DIR SCREENSHOT_PNG
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
+import { startServer } from '../support/leadline_server.mjs';
 
 const [binary, toolsDir, screenshotPath] = process.argv.slice(2);
 if (!binary || !toolsDir || !screenshotPath) {
@@ -21,32 +22,8 @@ const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const failures = [];
 const fail = (what) => failures.push(what);
 
-// Starts the server on a free loopback port and resolves with its base URL.
-function startServer(dataDir) {
-  const server = spawn(binary, ['serve', '--listen', '127.0.0.1:0', '--db',
-                                `sqlite:${path.join(dataDir, 'leadline.db')}`],
-                       { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const ready = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line within 30 s:\n${output}`)),
-                             30_000);
-    const onData = (chunk) => {
-      output += chunk;
-      const match = /leadline listening on (\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(`http://${match[1]}`);
-      }
-    };
-    server.stdout.on('data', onData);
-    server.stderr.on('data', onData);
-    server.on('exit', (code) => reject(new Error(`leadline exited (${code}):\n${output}`)));
-  });
-  return { server, ready };
-}
-
 const dataDir = mkdtempSync(path.join(tmpdir(), 'leadline-docs-'));
-const { server, ready } = startServer(dataDir);
+const { server, ready } = startServer(binary, ['--db', `sqlite:${path.join(dataDir, 'leadline.db')}`]);
 let browser;
 try {
   const base = await ready;

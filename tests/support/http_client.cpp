@@ -50,26 +50,38 @@ HttpResponse convert(http::response<http::string_body>&& res) {
 
 }  // namespace
 
-bool HttpResponse::has_header(std::string_view name) const {
+bool has_header(const Headers& headers, std::string_view name) {
   for (const auto& [n, v] : headers) {
     if (iequals(n, name)) return true;
   }
   return false;
 }
 
-std::string HttpResponse::header(std::string_view name) const {
+std::string header_value(const Headers& headers, std::string_view name) {
   for (const auto& [n, v] : headers) {
     if (iequals(n, name)) return v;
   }
   return {};
 }
 
-std::vector<std::string> HttpResponse::header_values(std::string_view name) const {
+std::vector<std::string> header_values(const Headers& headers, std::string_view name) {
   std::vector<std::string> values;
   for (const auto& [n, v] : headers) {
     if (iequals(n, name)) values.push_back(v);
   }
   return values;
+}
+
+bool HttpResponse::has_header(std::string_view name) const {
+  return leadline_test::has_header(headers, name);
+}
+
+std::string HttpResponse::header(std::string_view name) const {
+  return header_value(headers, name);
+}
+
+std::vector<std::string> HttpResponse::header_values(std::string_view name) const {
+  return leadline_test::header_values(headers, name);
 }
 
 const boost::json::object& HttpResponse::object() const {

@@ -16,6 +16,11 @@ namespace leadline_test {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
+// Lookups in a header list, names compared ASCII case-insensitively (as HTTP compares them).
+bool has_header(const Headers& headers, std::string_view name);
+std::string header_value(const Headers& headers, std::string_view name);  // first; "" if absent
+std::vector<std::string> header_values(const Headers& headers, std::string_view name);
+
 struct HttpResponse {
   unsigned status = 0;
   Headers headers;

@@ -11,7 +11,6 @@
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <cctype>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -24,17 +23,6 @@ namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
 namespace {
-
-bool receiver_iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
 
 class ReceiverSession : public std::enable_shared_from_this<ReceiverSession> {
  public:
@@ -130,25 +118,15 @@ class ReceiverSession : public std::enable_shared_from_this<ReceiverSession> {
 }  // namespace
 
 bool ReceivedRequest::has_header(std::string_view name) const {
-  for (const auto& [n, v] : headers) {
-    if (receiver_iequals(n, name)) return true;
-  }
-  return false;
+  return leadline_test::has_header(headers, name);
 }
 
 std::string ReceivedRequest::header(std::string_view name) const {
-  for (const auto& [n, v] : headers) {
-    if (receiver_iequals(n, name)) return v;
-  }
-  return {};
+  return header_value(headers, name);
 }
 
 std::vector<std::string> ReceivedRequest::header_values(std::string_view name) const {
-  std::vector<std::string> values;
-  for (const auto& [n, v] : headers) {
-    if (receiver_iequals(n, name)) values.push_back(v);
-  }
-  return values;
+  return leadline_test::header_values(headers, name);
 }
 
 std::string ReceivedRequest::webhook_id() const {

@@ -10,7 +10,7 @@
 // usage: node verify_signatures.mjs LEADLINE_BINARY TOOLS_DIR
 //        (or LEADLINE_BINARY and LEADLINE_TOOLS_DIR in the environment)
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -18,6 +18,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+
+import { startServer } from '../support/leadline_server.mjs';
 
 const binaryArg = process.argv[2] ?? process.env.LEADLINE_BINARY;
 const toolsArg = process.argv[3] ?? process.env.LEADLINE_TOOLS_DIR;
@@ -69,34 +71,6 @@ const receiver = http.createServer((req, res) => {
   });
 });
 
-// Starts the server on a free loopback port and resolves with its base URL.
-function startServer() {
-  const server = spawn(binary, ['serve', '--listen', '127.0.0.1:0', '--db', db,
-                                '--webhook-allow-private', '127.0.0.0/8', '--webhook-allow-http',
-                                '--webhook-retry-schedule', '200ms,400ms'],
-                       { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const ready = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line within 30 s:\n${output}`)),
-                             30_000);
-    const onData = (chunk) => {
-      output += chunk;
-      const match = /leadline listening on (\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(`http://${match[1]}`);
-      }
-    };
-    server.stdout.on('data', onData);
-    server.stderr.on('data', onData);
-    server.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`leadline exited (${code}):\n${output}`));
-    });
-  });
-  return { server, ready, output: () => output };
-}
-
 let server;
 let serverOutput = () => '';
 try {
@@ -107,7 +81,9 @@ try {
   await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const hookUrl = `http://127.0.0.1:${receiver.address().port}/hooks/leadline`;
 
-  const started = startServer();
+  const started = startServer(binary, ['--db', db, '--webhook-allow-private', '127.0.0.0/8',
+                                       '--webhook-allow-http', '--webhook-retry-schedule',
+                                       '200ms,400ms']);
   server = started.server;
   serverOutput = started.output;
   const base = `${await started.ready}/api/v1/external`;
