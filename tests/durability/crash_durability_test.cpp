@@ -344,12 +344,12 @@ class CrashDurabilityTest : public ::testing::TestWithParam<Backend> {
     failures_.push_back(what);
   }
 
-  // Every item of a list, following next_cursor.
-  json::array list_all(HttpClient& client, Kind kind) {
+  // Every item of a list ("leads", "events", ...), following next_cursor.
+  json::array list_all(HttpClient& client, const std::string& collection) {
     json::array all;
     std::string cursor;
-    for (int page = 0; page < 10'000; ++page) {
-      std::string target = std::string(kBase) + "/" + resource_of(kind) + "?limit=100" +
+    for (int page = 0; page < 100'000; ++page) {
+      std::string target = std::string(kBase) + "/" + collection + "?limit=100" +
                            (cursor.empty() ? "" : "&cursor=" + url_encode(cursor));
       HttpResponse res = client.request("GET", target, std::nullopt, auth());
       if (res.status != 200 || !res.json) {
@@ -361,8 +361,11 @@ class CrashDurabilityTest : public ::testing::TestWithParam<Backend> {
       if (!pagination.at("has_more").as_bool()) return all;
       cursor = str(pagination.at("next_cursor"));
     }
-    ADD_FAILURE() << "paging " << resource_of(kind) << " did not end";
+    ADD_FAILURE() << "paging " << collection << " did not end";
     return all;
+  }
+  json::array list_all(HttpClient& client, Kind kind) {
+    return list_all(client, std::string(resource_of(kind)));
   }
 
   // Checks the restarted server's view against every request made so far, and against the
@@ -716,25 +719,7 @@ class CrashDurabilityTest : public ::testing::TestWithParam<Backend> {
   }
 
   // Every event of the feed, paged by next_cursor.
-  json::array list_events_by_cursor(HttpClient& client) {
-    json::array all;
-    std::string cursor;
-    for (int page = 0; page < 100'000; ++page) {
-      std::string target = std::string(kBase) + "/events?limit=100" +
-                           (cursor.empty() ? "" : "&cursor=" + url_encode(cursor));
-      HttpResponse res = client.request("GET", target, std::nullopt, auth());
-      if (res.status != 200 || !res.json) {
-        ADD_FAILURE() << "GET " << target << "\n" << res.describe();
-        return all;
-      }
-      for (const auto& item : res.data().as_array()) all.push_back(item);
-      const json::object& pagination = res.object().at("pagination").as_object();
-      if (!pagination.at("has_more").as_bool()) return all;
-      cursor = str(pagination.at("next_cursor"));
-    }
-    ADD_FAILURE() << "paging the events by cursor did not end";
-    return all;
-  }
+  json::array list_events_by_cursor(HttpClient& client) { return list_all(client, "events"); }
 
   std::unique_ptr<WebhookReceiver> receiver_;
   std::set<std::string> in_flight_at_kill_;  // webhook-ids unanswered when the server died
