@@ -150,4 +150,15 @@ std::optional<Timestamp> parse_iso8601(std::string_view s) {
   return Timestamp{secs * 1000 + millis};
 }
 
+std::optional<Timestamp> parse_record_timestamp(std::string_view text) {
+  // The strict shape first; the general parser then checks the calendar.
+  if (text.size() != 24 || text[10] != 'T' || text[19] != '.' || text[23] != 'Z') {
+    return std::nullopt;
+  }
+  for (const std::size_t i : {20, 21, 22}) {
+    if (text[i] < '0' || text[i] > '9') return std::nullopt;
+  }
+  return parse_iso8601(text);
+}
+
 }  // namespace leadline::domain

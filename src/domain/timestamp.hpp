@@ -22,4 +22,8 @@ void append_iso8601(std::string& out, Timestamp t);
 // Accepts "YYYY-MM-DDTHH:MM:SS[.f{1,9}](Z|±HH:MM)"; fractions beyond milliseconds are truncated.
 std::optional<Timestamp> parse_iso8601(std::string_view text);
 
+// Exactly the record format "YYYY-MM-DDTHH:MM:SS.mmmZ" (upper-case T and Z, three fraction
+// digits), as records show their timestamps; what a list filter by time accepts.
+std::optional<Timestamp> parse_record_timestamp(std::string_view text);
+
 }  // namespace leadline::domain
