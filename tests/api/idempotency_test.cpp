@@ -100,6 +100,40 @@ class IdempotencyTest : public WebhookApiTest {
     }
   }
 
+  // Sends the same keyed POST `n` times at once, each on a connection of its own (connected
+  // beforehand, so that the requests overlap); returns the answers in thread order.
+  std::vector<HttpResponse> post_simultaneously(std::size_t n, const std::string& path,
+                                                const std::string& body,
+                                                const std::string& idempotency_key) {
+    const std::string target = std::string(kBase) + path;
+    const Headers headers = {{"Authorization", "Bearer " + ws_.rw.key},
+                             {"Idempotency-Key", idempotency_key}};
+    std::vector<std::unique_ptr<HttpClient>> clients;
+    for (std::size_t i = 0; i < n; ++i) {
+      clients.push_back(std::make_unique<HttpClient>(server().host(), server().port()));
+      clients.back()->connect();
+    }
+    std::vector<HttpResponse> responses(n);
+    std::vector<std::string> failures(n);
+    std::latch start(static_cast<std::ptrdiff_t>(n));
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < n; ++i) {
+      threads.emplace_back([&, i] {
+        start.arrive_and_wait();
+        try {
+          responses[i] = clients[i]->request("POST", target, body, headers);
+        } catch (const std::exception& e) {
+          failures[i] = e.what();
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    for (const auto& f : failures) {
+      if (!f.empty()) throw std::runtime_error("a simultaneous request failed: " + f);
+    }
+    return responses;
+  }
+
   // An endpoint to a receiver, the first lead's event delivered to it, and that delivery's id.
   struct Delivered {
     std::string webhook_id;
@@ -291,45 +325,22 @@ TEST_F(IdempotencyTest, TheSameKeyOfAnotherApiKeyRunsIndependently) {
 // --- Concurrency ---
 
 TEST_F(IdempotencyTest, TwentySimultaneousRequestsWithOneKeyMakeOneRecord) {
-  constexpr std::size_t kThreads = 20;
   const std::string body = R"({"visitor_name":"Ada","need_summary":"once"})";
-  const std::string target = std::string(kBase) + "/leads";
-  const Headers headers = {{"Authorization", "Bearer " + ws_.rw.key},
-                           {"Idempotency-Key", "burst-1"}};
-  std::vector<std::unique_ptr<HttpClient>> clients;
-  for (std::size_t i = 0; i < kThreads; ++i) {
-    clients.push_back(std::make_unique<HttpClient>(server().host(), server().port()));
-    clients.back()->connect();  // connected before the start, so the requests overlap
-  }
-  std::vector<HttpResponse> responses(kThreads);
-  std::vector<std::string> failures(kThreads);
-  std::latch start(static_cast<std::ptrdiff_t>(kThreads));
-  std::vector<std::thread> threads;
-  for (std::size_t i = 0; i < kThreads; ++i) {
-    threads.emplace_back([&, i] {
-      start.arrive_and_wait();
-      try {
-        responses[i] = clients[i]->request("POST", target, body, headers);
-      } catch (const std::exception& e) {
-        failures[i] = e.what();
-      }
-    });
-  }
-  for (auto& t : threads) t.join();
-
-  std::vector<const HttpResponse*> created, in_progress;
-  for (std::size_t i = 0; i < kThreads; ++i) {
-    ASSERT_TRUE(failures[i].empty()) << failures[i];
-    const HttpResponse& r = responses[i];
+  std::vector<HttpResponse> responses = post_simultaneously(20, "/leads", body, "burst-1");
+  std::vector<const HttpResponse*> created;
+  int in_progress = 0;
+  for (const HttpResponse& r : responses) {
     if (r.status == 201) {
       created.push_back(&r);
     } else {
       EXPECT_TRUE(is_error_sentence(r, 409, kInProgress));
       EXPECT_EQ(r.header("Retry-After"), "1") << r.describe();
       EXPECT_TRUE(is_first_run(r));
-      in_progress.push_back(&r);
+      ++in_progress;
     }
   }
+  // How many met the first run in flight (timing-dependent; shown in the XML report).
+  RecordProperty("in_progress_answers", in_progress);
   ASSERT_FALSE(created.empty());
   // One run made the record; every other 201 is that answer replayed.
   std::size_t first_runs = 0;
@@ -344,6 +355,22 @@ TEST_F(IdempotencyTest, TwentySimultaneousRequestsWithOneKeyMakeOneRecord) {
   EXPECT_STATUS(after, 201u);
   EXPECT_EQ(after.body, created[0]->body);
   EXPECT_EQ(after.header("Idempotent-Replayed"), "true") << after.describe();
+}
+
+TEST_F(IdempotencyTest, SimultaneousRepeatsOfAFinishedRequestAreAllReplays) {
+  const std::string body = R"({"visitor_name":"Ada"})";
+  HttpResponse first = post_with_key("/leads", body, "finished-1");
+  ASSERT_STATUS(first, 201u);
+  // The first run has answered, so nothing with the key is in progress any more: 409 is not an
+  // answer the contract allows here, only the stored 201.
+  std::vector<HttpResponse> repeats = post_simultaneously(20, "/leads", body, "finished-1");
+  std::size_t busy = 0;
+  for (const HttpResponse& r : repeats) {
+    busy += r.status == 409;
+    EXPECT_TRUE(is_replay_of(r, first));
+  }
+  EXPECT_EQ(busy, 0u) << "of 20 simultaneous repeats after the first run had finished";
+  EXPECT_EQ(count("leads"), 1);
 }
 
 // --- What is stored and what is not ---
