@@ -16,6 +16,7 @@ constexpr std::string_view kMigrationLock = "SELECT pg_advisory_xact_lock(730860
 class PostgresDialect final : public sql::Dialect {
  public:
   bool nulls_last_keyword() const override { return true; }
+
   // Statistics (autovacuum's ANALYZE) and plans made for each execution's values
   // (plan_cache_mode = force_custom_plan) let the planner weigh a filter's index against the
   // sort's.

@@ -2,6 +2,7 @@
 // values are always bound, never spliced in.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
