@@ -20,7 +20,8 @@ constexpr std::array<std::pair<std::string_view, ContactSortField>, 4> kContactS
 }};
 
 Outcome list_contacts(ResourceContext& ctx) {
-  if (auto e = ctx.query.reject_unknown({"search", "tag", "sort", "limit", "cursor", "page"})) {
+  if (auto e = ctx.query.reject_unknown({"search", "tag", "sort", "limit", "cursor", "page",
+                                         "updated_since", "updated_before"})) {
     return *e;
   }
   auto common = decode_common_list_params(ctx.query);
@@ -29,17 +30,21 @@ Outcome list_contacts(ResourceContext& ctx) {
   if (auto* e = failed(sort)) return *e;
   auto tag = non_empty_param(ctx.query, "tag");
   if (auto* e = failed(tag)) return *e;
+  auto window = decode_updated_window(ctx.query);
+  if (auto* e = failed(window)) return *e;
 
   store::ContactListQuery q;
   if (value(tag)) q.tag = std::string(*value(tag));
   q.search_folded = value(common).search_folded;
+  q.updated = value(window);
   q.sort = value(sort);
   const std::string binding =
       cursor_binding(ctx, "contacts",
                      {sort_field_name(kContactSorts, q.sort.field),
                       q.sort.direction == store::SortDirection::kAsc ? "asc" : "desc",
                       q.tag ? std::string_view("tag=") : std::string_view(), q.tag ? *q.tag : "",
-                      q.search_folded});
+                      q.search_folded}) +
+      updated_window_binding(q.updated);
   auto page = decode_page(value(common), ctx.cursors, binding);
   if (auto* e = failed(page)) return *e;
   q.page = value(page);

@@ -18,8 +18,8 @@ constexpr std::array<std::pair<std::string_view, ConversationSortField>, 2> kCon
 }};
 
 Outcome list_conversations(ResourceContext& ctx) {
-  if (auto e = ctx.query.reject_unknown(
-          {"status", "search", "tag", "sort", "limit", "cursor", "page"})) {
+  if (auto e = ctx.query.reject_unknown({"status", "search", "tag", "sort", "limit", "cursor",
+                                         "page", "updated_since", "updated_before"})) {
     return *e;
   }
   auto common = decode_common_list_params(ctx.query);
@@ -30,6 +30,8 @@ Outcome list_conversations(ResourceContext& ctx) {
   if (auto* e = failed(status_text)) return *e;
   auto tag = non_empty_param(ctx.query, "tag");
   if (auto* e = failed(tag)) return *e;
+  auto window = decode_updated_window(ctx.query);
+  if (auto* e = failed(window)) return *e;
 
   store::ConversationListQuery q;
   if (const auto& status = value(status_text); status && *status != "all") {
@@ -41,13 +43,16 @@ Outcome list_conversations(ResourceContext& ctx) {
   }
   if (value(tag)) q.tag = std::string(*value(tag));
   q.search_folded = value(common).search_folded;
+  q.updated = value(window);
   q.sort = value(sort);
   const std::string binding =
-      cursor_binding(ctx, "conversations",
-                     {sort_field_name(kConversationSorts, q.sort.field),
-                      q.sort.direction == store::SortDirection::kAsc ? "asc" : "desc",
-                      q.status ? domain::to_string(*q.status) : "",
-                      q.tag ? std::string_view("tag=") : "", q.tag ? *q.tag : "", q.search_folded});
+      cursor_binding(
+          ctx, "conversations",
+          {sort_field_name(kConversationSorts, q.sort.field),
+           q.sort.direction == store::SortDirection::kAsc ? "asc" : "desc",
+           q.status ? domain::to_string(*q.status) : "", q.tag ? std::string_view("tag=") : "",
+           q.tag ? *q.tag : "", q.search_folded}) +
+      updated_window_binding(q.updated);
   auto page = decode_page(value(common), ctx.cursors, binding);
   if (auto* e = failed(page)) return *e;
   q.page = value(page);

@@ -19,7 +19,8 @@ constexpr std::array<std::pair<std::string_view, LeadSortField>, 4> kLeadSorts{{
 }};
 
 Outcome list_leads(ResourceContext& ctx) {
-  if (auto e = ctx.query.reject_unknown({"stage", "search", "sort", "limit", "cursor", "page"})) {
+  if (auto e = ctx.query.reject_unknown({"stage", "search", "sort", "limit", "cursor", "page",
+                                         "updated_since", "updated_before"})) {
     return *e;
   }
   auto common = decode_common_list_params(ctx.query);
@@ -28,6 +29,8 @@ Outcome list_leads(ResourceContext& ctx) {
   if (auto* e = failed(sort)) return *e;
   auto stage_text = non_empty_param(ctx.query, "stage");
   if (auto* e = failed(stage_text)) return *e;
+  auto window = decode_updated_window(ctx.query);
+  if (auto* e = failed(window)) return *e;
 
   store::LeadListQuery q;
   if (const auto& stage = value(stage_text)) {
@@ -37,12 +40,14 @@ Outcome list_leads(ResourceContext& ctx) {
     }
   }
   q.search_folded = value(common).search_folded;
+  q.updated = value(window);
   q.sort = value(sort);
   const std::string binding =
       cursor_binding(ctx, "leads",
                      {sort_field_name(kLeadSorts, q.sort.field),
                       q.sort.direction == store::SortDirection::kAsc ? "asc" : "desc",
-                      q.stage ? domain::to_string(*q.stage) : "", q.search_folded});
+                      q.stage ? domain::to_string(*q.stage) : "", q.search_folded}) +
+      updated_window_binding(q.updated);
   auto page = decode_page(value(common), ctx.cursors, binding);
   if (auto* e = failed(page)) return *e;
   q.page = value(page);

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <string>
 
+#include "domain/timestamp.hpp"
 #include "domain/unicode_text.hpp"
 
 namespace leadline::api {
@@ -29,7 +30,43 @@ std::optional<std::int64_t> parse_whole_number(std::string_view s) {
   return v;
 }
 
+Decoded<std::optional<domain::Timestamp>> record_timestamp_param(const QueryParams& query,
+                                                                 std::string_view name) {
+  const auto text = query.get(name);
+  if (!text) return std::optional<domain::Timestamp>();
+  auto t = domain::parse_record_timestamp(*text);
+  if (!t) {
+    return BadRequest{std::string(name) +
+                      " must be a timestamp in the record format YYYY-MM-DDTHH:MM:SS.mmmZ"};
+  }
+  return t;
+}
+
 }  // namespace
+
+Decoded<store::UpdatedWindow> decode_updated_window(const QueryParams& query) {
+  auto since = record_timestamp_param(query, "updated_since");
+  if (auto* e = failed(since)) return *e;
+  auto before = record_timestamp_param(query, "updated_before");
+  if (auto* e = failed(before)) return *e;
+  store::UpdatedWindow window{std::get<std::optional<domain::Timestamp>>(since),
+                              std::get<std::optional<domain::Timestamp>>(before)};
+  if (window.since && window.before && *window.before <= *window.since) {
+    return BadRequest{"updated_before must be later than updated_since"};
+  }
+  return window;
+}
+
+std::string updated_window_binding(const store::UpdatedWindow& window) {
+  if (window.empty()) return {};
+  const auto bound = [](const std::optional<domain::Timestamp>& t) {
+    return t ? std::to_string(t->unix_ms) : std::string();
+  };
+  // The separator cursor_binding puts between parts; written apart so no hex digit follows it.
+  constexpr char kSeparator = '\x1f';
+  return kSeparator + ("since=" + bound(window.since)) + kSeparator +
+         "before=" + bound(window.before);
+}
 
 Decoded<store::SortDirection> decode_sort_direction(std::string_view direction) {
   if (direction == "asc") return store::SortDirection::kAsc;

@@ -31,6 +31,14 @@ Decoded<CommonListParams> decode_common_list_params(const QueryParams& query);
 Decoded<std::optional<std::string_view>> non_empty_param(const QueryParams& query,
                                                          std::string_view name);
 
+// updated_since (inclusive) and updated_before (exclusive), each a timestamp in the record
+// format; before must be later than since.
+Decoded<store::UpdatedWindow> decode_updated_window(const QueryParams& query);
+
+// What a window adds to a list's cursor binding: nothing without one, so that cursors issued
+// before windows existed stay valid, else both bounds (an absent one as empty).
+std::string updated_window_binding(const store::UpdatedWindow& window);
+
 // Sort "field", "field:asc" or "field:desc" against an endpoint's allowed fields.
 template <class Field, std::size_t N>
 Decoded<store::SortSpec<Field>> decode_sort(

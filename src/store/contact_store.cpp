@@ -16,6 +16,7 @@
 #include "store/records/record_patches.hpp"
 #include "store/sql/column_list.hpp"
 #include "store/sql/list_page.hpp"
+#include "store/sql/updated_window.hpp"
 
 namespace leadline::store {
 
@@ -125,15 +126,19 @@ bool write_contact(sql::Connection& conn, const domain::WorkspaceId& ws, const d
 sql::ListSql contact_list_sql(const sql::Dialect& dialect, const domain::WorkspaceId& ws,
                               const ContactListQuery& query) {
   auto sql = sql::ListSql::of_workspace(kContactColumns, "contacts c", "c", ws.value);
+  sql.sort_by(contact_sort_keys(query.sort.field), query.sort.direction);
   if (query.tag) dialect.add_tag_filter(sql, "c.tags", *query.tag);
+  // Contacts show no updated_at: their sync window is on last_activity, which every change
+  // of the contact or of its conversations moves.
+  sql::filter_updated_window(sql, dialect, {"c", "last_activity", "contacts_by_activity"},
+                             query.updated);
   if (!query.search_folded.empty()) {
     dialect.add_search(sql, {"c", "search_folded", "contacts_search", "contacts c"},
                        query.search_folded);
   }
-  if (query.search_folded.empty() && !query.tag) {
+  if (query.search_folded.empty() && !query.tag && query.updated.empty()) {
     sql::count_from_record_counts(sql, "contact", ws.value, std::nullopt);
   }
-  sql.sort_by(contact_sort_keys(query.sort.field), query.sort.direction);
   return sql;
 }
 
@@ -227,6 +232,14 @@ bool ContactStore::remove(const domain::WorkspaceId& ws, const domain::ContactId
     record_event(c, ws, "contact.deleted", record_json::contact_data(*before), {}, runner_.now());
     return true;
   });
+}
+
+sql::ListStatements contact_list_statements(const sql::Dialect& dialect,
+                                            const domain::WorkspaceId& ws,
+                                            const ContactListQuery& query,
+                                            std::optional<std::int64_t> total_count) {
+  return sql::list_statements_for(contact_list_sql(dialect, ws, query), query.page, dialect,
+                                  total_count);
 }
 
 Page<domain::Contact> ContactStore::list(const domain::WorkspaceId& ws,

@@ -9,6 +9,7 @@
 #include "store/list_query.hpp"
 #include "store/operation_runner.hpp"
 #include "store/outcomes.hpp"
+#include "store/sql/list_statements.hpp"
 
 namespace leadline::store {
 
@@ -40,5 +41,12 @@ std::optional<domain::ContactId> find_contact_by_email(sql::Connection& conn,
 // Moves last_activity forward to `at` (never back).
 void raise_contact_activity(sql::Connection& conn, const domain::WorkspaceId& ws,
                             const domain::ContactId& id, domain::Timestamp at);
+
+// The statements list() runs, for query plan checks; with `total_count`, the page it runs after
+// counting that many matches.
+sql::ListStatements contact_list_statements(const sql::Dialect& dialect,
+                                            const domain::WorkspaceId& ws,
+                                            const ContactListQuery& query,
+                                            std::optional<std::int64_t> total_count = std::nullopt);
 
 }  // namespace leadline::store

@@ -10,6 +10,7 @@
 #include "store/records/record_patches.hpp"
 #include "store/records/stored_enums.hpp"
 #include "store/sql/list_page.hpp"
+#include "store/sql/updated_window.hpp"
 #include "store/workspace_store.hpp"
 
 namespace leadline::store {
@@ -104,20 +105,25 @@ namespace {
 sql::ListSql conversation_list_sql(const sql::Dialect& dialect, const domain::WorkspaceId& ws,
                                    const ConversationListQuery& query) {
   auto sql = sql::ListSql::of_workspace(kConversationColumns, kConversationFrom, "cv", ws.value);
+  sql.sort_by(conversation_sort_keys(query.sort.field), query.sort.direction);
   if (query.status) sql.filter("cv.status = ?", std::string(to_string(*query.status)));
   if (query.tag) dialect.add_tag_filter(sql, "cv.tags", *query.tag);
+  sql::filter_updated_window(sql, dialect, {"cv", "updated_at", "conversations_by_updated"},
+                             query.updated);
   if (!query.search_folded.empty()) {
     // Matches the linked contact's first, last, e-mail and company (not phone). Unlinked
     // conversations never match a search.
     dialect.add_search(sql, {"ct", "visitor_search_folded", "contacts_visitor_search", {}},
                        query.search_folded);
+  } else {
+    // Without a search the joins never change how many conversations match.
+    sql.count_from = "conversations cv";
+    if (!query.tag && query.updated.empty()) {
+      sql::count_from_record_counts(
+          sql, "conversation", ws.value,
+          query.status ? std::optional<std::string>(to_string(*query.status)) : std::nullopt);
+    }
   }
-  if (query.search_folded.empty() && !query.tag) {
-    sql::count_from_record_counts(
-        sql, "conversation", ws.value,
-        query.status ? std::optional<std::string>(to_string(*query.status)) : std::nullopt);
-  }
-  sql.sort_by(conversation_sort_keys(query.sort.field), query.sort.direction);
   return sql;
 }
 
@@ -178,6 +184,14 @@ UpdateResult<domain::ConversationPatchResult> ConversationStore::update(
         }
         return domain::ConversationPatchResult{id, next.status, next.tags, next.updated_at};
       });
+}
+
+sql::ListStatements conversation_list_statements(const sql::Dialect& dialect,
+                                                 const domain::WorkspaceId& ws,
+                                                 const ConversationListQuery& query,
+                                                 std::optional<std::int64_t> total_count) {
+  return sql::list_statements_for(conversation_list_sql(dialect, ws, query), query.page, dialect,
+                                  total_count);
 }
 
 Page<domain::Conversation> ConversationStore::list(const domain::WorkspaceId& ws,

@@ -8,6 +8,7 @@
 #include "store/list_query.hpp"
 #include "store/operation_runner.hpp"
 #include "store/outcomes.hpp"
+#include "store/sql/list_statements.hpp"
 
 namespace leadline::store {
 
@@ -32,5 +33,11 @@ class ConversationStore {
 std::optional<domain::Conversation> select_conversation(sql::Connection& conn,
                                                         const domain::WorkspaceId& ws,
                                                         const domain::ConversationId& id);
+
+// The statements list() runs, for query plan checks; with `total_count`, the page it runs after
+// counting that many matches.
+sql::ListStatements conversation_list_statements(
+    const sql::Dialect& dialect, const domain::WorkspaceId& ws, const ConversationListQuery& query,
+    std::optional<std::int64_t> total_count = std::nullopt);
 
 }  // namespace leadline::store

@@ -13,6 +13,7 @@
 #include "store/records/stored_enums.hpp"
 #include "store/sql/column_list.hpp"
 #include "store/sql/list_page.hpp"
+#include "store/sql/updated_window.hpp"
 #include "store/workspace_store.hpp"
 
 namespace leadline::store {
@@ -85,17 +86,18 @@ std::optional<domain::Lead> select_lead(sql::Connection& conn, const domain::Wor
 sql::ListSql lead_list_sql(const sql::Dialect& dialect, const domain::WorkspaceId& ws,
                            const LeadListQuery& query) {
   auto sql = sql::ListSql::of_workspace(kLeadColumns, kLeadFrom, "l", ws.value);
+  sql.sort_by(lead_sort_keys(query.sort.field), query.sort.direction);
+  // The rep join never changes how many leads match.
+  sql.count_from = "leads l";
   if (query.stage) sql.filter("l.pipeline_stage = ?", std::string(to_string(*query.stage)));
+  sql::filter_updated_window(sql, dialect, {"l", "updated_at", "leads_by_updated"}, query.updated);
   if (!query.search_folded.empty()) {
-    // The rep join never changes how many leads match.
-    sql.count_from = "leads l";
     dialect.add_search(sql, {"l", "search_folded", "leads_search", "leads l"}, query.search_folded);
-  } else {
+  } else if (query.updated.empty()) {
     sql::count_from_record_counts(
         sql, "lead", ws.value,
         query.stage ? std::optional<std::string>(to_string(*query.stage)) : std::nullopt);
   }
-  sql.sort_by(lead_sort_keys(query.sort.field), query.sort.direction);
   return sql;
 }
 
@@ -172,8 +174,10 @@ Page<domain::Lead> LeadStore::list(const domain::WorkspaceId& ws, const LeadList
 }
 
 sql::ListStatements lead_list_statements(const sql::Dialect& dialect, const domain::WorkspaceId& ws,
-                                         const LeadListQuery& query) {
-  return sql::build_list_statements(lead_list_sql(dialect, ws, query), query.page, dialect);
+                                         const LeadListQuery& query,
+                                         std::optional<std::int64_t> total_count) {
+  return sql::list_statements_for(lead_list_sql(dialect, ws, query), query.page, dialect,
+                                  total_count);
 }
 
 }  // namespace leadline::store

@@ -34,8 +34,10 @@ class LeadStore {
 domain::Lead insert_lead(sql::Connection& conn, const domain::WorkspaceId& ws,
                          const domain::NewLead& lead, domain::Timestamp now);
 
-// The statements list() runs, for query plan checks.
+// The statements list() runs, for query plan checks; with `total_count`, the page it runs after
+// counting that many matches.
 sql::ListStatements lead_list_statements(const sql::Dialect& dialect, const domain::WorkspaceId& ws,
-                                         const LeadListQuery& query);
+                                         const LeadListQuery& query,
+                                         std::optional<std::int64_t> total_count = std::nullopt);
 
 }  // namespace leadline::store

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "domain/pipeline_stage.hpp"
+#include "domain/timestamp.hpp"
 #include "store/sql/value.hpp"
 
 namespace leadline::store {
@@ -41,9 +42,19 @@ struct PageRequest {
   std::int64_t offset = 0;              // page paging: (page - 1) * limit; 0 with a cursor
 };
 
+// An incremental sync window on a list's change time (updated_at; a contact's last_activity):
+// since inclusive, before exclusive, each optional.
+struct UpdatedWindow {
+  std::optional<domain::Timestamp> since;
+  std::optional<domain::Timestamp> before;
+
+  bool empty() const { return !since && !before; }
+};
+
 struct LeadListQuery {
   std::optional<domain::PipelineStage> stage;
   std::string search_folded;  // empty = no search; already case-folded
+  UpdatedWindow updated;
   SortSpec<LeadSortField> sort;
   PageRequest page;
 };
@@ -51,6 +62,7 @@ struct LeadListQuery {
 struct ContactListQuery {
   std::string search_folded;
   std::optional<std::string> tag;
+  UpdatedWindow updated;  // on last_activity
   SortSpec<ContactSortField> sort;
   PageRequest page;
 };
@@ -59,6 +71,7 @@ struct ConversationListQuery {
   std::optional<domain::ConversationStatus> status;  // empty = all
   std::string search_folded;
   std::optional<std::string> tag;
+  UpdatedWindow updated;
   SortSpec<ConversationSortField> sort;
   PageRequest page;
 };

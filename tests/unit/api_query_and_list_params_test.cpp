@@ -99,6 +99,89 @@ TEST(ListParams, SearchRejectsEveryControlCharacter) {
   EXPECT_EQ(list_ok("search=%C2%85").search_folded, "\u0085");
 }
 
+Decoded<store::UpdatedWindow> window(std::string_view q) {
+  return decode_updated_window(parse(q));
+}
+
+std::string window_error(std::string_view q) {
+  auto r = window(q);
+  return std::holds_alternative<BadRequest>(r) ? std::get<BadRequest>(r).message : "";
+}
+
+TEST(UpdatedWindow, AbsentBoundsAreNoWindow) {
+  auto w = std::get<store::UpdatedWindow>(window("limit=5"));
+  EXPECT_TRUE(w.empty());
+  EXPECT_EQ(updated_window_binding(w), "");
+}
+
+TEST(UpdatedWindow, TakesTheRecordFormatAsUnixMilliseconds) {
+  auto w = std::get<store::UpdatedWindow>(
+      window("updated_since=2026-03-01T10:00:00.000Z&updated_before=2026-03-01T10:00:00.001Z"));
+  ASSERT_TRUE(w.since && w.before);
+  EXPECT_EQ(w.since->unix_ms, 1772359200000);
+  EXPECT_EQ(w.before->unix_ms, 1772359200001);
+  auto since_only =
+      std::get<store::UpdatedWindow>(window("updated_since=1970-01-01T00:00:00.000Z"));
+  EXPECT_EQ(since_only.since->unix_ms, 0);
+  EXPECT_FALSE(since_only.before);
+  auto before_only =
+      std::get<store::UpdatedWindow>(window("updated_before=2000-02-29T23:59:59.999Z"));
+  EXPECT_FALSE(before_only.since);
+  EXPECT_EQ(before_only.before->unix_ms, 951868799999);
+}
+
+TEST(UpdatedWindow, AnythingButTheRecordFormatIs400NamingTheParameter) {
+  for (const char* name : {"updated_since", "updated_before"}) {
+    for (const char* bad :
+         {"", "2026-03-01T10:00:00Z", "2026-03-01T10:00:00.000z", "2026-03-01t10:00:00.000Z",
+          "2026-03-01T10:00:00.000%2B00:00", "2026-03-01T10:00:00.000+00:00",
+          "2026-03-01T10:00:00.0000Z", "2026-03-01T10:00:00.00Z", "2026-03-01", "garbage",
+          "2026-02-31T10:00:00.000Z", "2026-03-01 10:00:00.000Z", "2026-03-01T24:00:00.000Z",
+          "1772359200000", "%202026-03-01T10:00:00.000Z"}) {
+      const std::string q = std::string(name) + "=" + bad;
+      EXPECT_EQ(window_error(q), std::string(name) +
+                                     " must be a timestamp in the record format "
+                                     "YYYY-MM-DDTHH:MM:SS.mmmZ")
+          << q;
+    }
+  }
+}
+
+TEST(UpdatedWindow, BeforeMustBeLaterThanSince) {
+  const std::string since = "updated_since=2026-03-01T10:00:00.500Z";
+  EXPECT_EQ(window_error(since + "&updated_before=2026-03-01T10:00:00.500Z"),
+            "updated_before must be later than updated_since");
+  EXPECT_EQ(window_error(since + "&updated_before=2026-03-01T10:00:00.499Z"),
+            "updated_before must be later than updated_since");
+  EXPECT_EQ(window_error(since + "&updated_before=2026-03-01T10:00:00.501Z"), "");
+  // A malformed bound is named before the order of the two is looked at.
+  EXPECT_EQ(window_error("updated_since=x&updated_before=2026-03-01T10:00:00.000Z"),
+            "updated_since must be a timestamp in the record format YYYY-MM-DDTHH:MM:SS.mmmZ");
+}
+
+TEST(UpdatedWindow, BindingTellsEveryWindowApart) {
+  const auto binding = [](std::string_view q) {
+    return updated_window_binding(std::get<store::UpdatedWindow>(window(q)));
+  };
+  const std::string a = "2026-03-01T10:00:00.000Z";
+  const std::string b = "2026-03-01T11:00:00.000Z";
+  const std::vector<std::string> bindings = {
+      binding(""),
+      binding("updated_since=" + a),
+      binding("updated_before=" + a),
+      binding("updated_since=" + b),
+      binding("updated_since=" + a + "&updated_before=" + b),
+  };
+  for (std::size_t i = 0; i < bindings.size(); ++i) {
+    for (std::size_t j = i + 1; j < bindings.size(); ++j) {
+      EXPECT_NE(bindings[i], bindings[j]) << i << " " << j;
+    }
+  }
+  EXPECT_EQ(bindings[4],
+            "\x1fsince=1772359200000\x1f"
+            "before=1772362800000");
+}
+
 enum class F { kA, kB };
 constexpr std::array<std::pair<std::string_view, F>, 2> kSorts{{{"a", F::kA}, {"b", F::kB}}};
 

@@ -10,6 +10,8 @@
 #include <mutex>
 #include <thread>
 
+#include "store/contact_store.hpp"
+#include "store/conversation_store.hpp"
 #include "store/lead_store.hpp"
 #include "store/postgres/pg_connection.hpp"
 #include "store/postgres/postgres_dialect.hpp"
@@ -233,6 +235,10 @@ TEST(PostgresServerLossTest, RestartWhileIdleIsInvisibleToTheNextCall) {
 class QueryPlanTest : public ::testing::Test {
  protected:
   static constexpr int kLeads = 100'000;
+  static constexpr std::int64_t kBase = 1'700'000'000'000;
+  // Row g's change time (updated_at, a contact's last_activity): a permutation of the rows
+  // (7919 is prime), so that change order and creation order differ.
+  static constexpr std::string_view kShuffledTime = "1700000000000 + ((g * 7919) % $2::int) * 1000";
 
   void SetUp() override {
     if (!std::getenv("LEADLINE_EXPLAIN_PLANS")) GTEST_SKIP() << "set LEADLINE_EXPLAIN_PLANS=1";
@@ -242,13 +248,16 @@ class QueryPlanTest : public ::testing::Test {
     const auto other = store_->workspaces().create("Other").id;
     db_ = std::make_unique<Inspector>(url_);
     // Every 1000th lead works at "Zyxwvu Labs"; the rest at one of a few big companies.
-    const char* fill =
+    const std::string fill =
         "INSERT INTO leads (id, workspace_id, visitor_name, visitor_email, visitor_company, "
         "pipeline_stage, source, lead_score, created_at, updated_at, visitor_name_folded, "
         "search_folded) "
-        "SELECT id, $1, name, lower(name) || '@example.com', company, 'new', 'api', "
+        "SELECT id, $1, name, lower(name) || '@example.com', company, "
+        "CASE WHEN g % 5 = 0 THEN 'qualified' ELSE 'new' END, 'api', "
         "CASE WHEN g % 7 = 0 THEN NULL ELSE (g % 100)::float8 END, "
-        "1700000000000 + g * 1000, 1700000000000 + g * 1000, lower(name), "
+        "1700000000000 + g * 1000, " +
+        std::string(kShuffledTime) +
+        ", lower(name), "
         "lower(name) || E'\\n' || lower(name) || '@example.com' || E'\\n' || lower(company) "
         "FROM (SELECT g, lpad(to_hex(g), 8, '0') || '-0000-7000-8000-000000000000' AS id, "
         "'Lead ' || g AS name, CASE WHEN g % 1000 = 0 THEN 'Zyxwvu Labs' "
@@ -272,12 +281,57 @@ class QueryPlanTest : public ::testing::Test {
                       texts);
   }
 
-  void expect_plan_uses(const std::string& title, const std::string& plan,
-                        const std::string& index) {
+  void expect_plan_uses(const std::string& title, const std::string& plan, const std::string& index,
+                        const std::string& or_index = {}) {
     std::cout << "== " << title << "\n" << plan << "\n\n";
     EXPECT_EQ(plan.find("Seq Scan"), std::string::npos) << title;
-    EXPECT_NE(plan.find(index), std::string::npos) << title << " does not use " << index;
+    EXPECT_TRUE(plan.find(index) != std::string::npos ||
+                (!or_index.empty() && plan.find(or_index) != std::string::npos))
+        << title << " does not use " << index;
     EXPECT_LT(most_rows_filtered_out(plan), 5000) << title << " reads rows it does not return";
+  }
+
+  // kLeads contacts and as many conversations (conversation g with contact g), shaped like
+  // the leads: every 1000th at "Zyxwvu Labs", every 10th tagged "vip", a quarter open.
+  void fill_contacts_and_conversations() {
+    db_->query(
+        "INSERT INTO contacts (workspace_id, id, first_name, email, company_name, tags, "
+        "last_activity, created_at, updated_at, first_name_folded, email_folded, search_folded, "
+        "visitor_search_folded) "
+        "SELECT $1, id, name, lower(name) || '@example.com', company, tags, " +
+            std::string(kShuffledTime) +
+            ", 1700000000000 + g * 1000, 1700000000000 + g * 1000, lower(name), "
+            "lower(name) || '@example.com', lower(name || E'\\n' || company), "
+            "lower(name || E'\\n' || company) "
+            "FROM (SELECT g, lpad(to_hex(g), 8, '0') || '-0000-7000-8000-000000000001' AS id, "
+            "'Contact ' || g AS name, CASE WHEN g % 1000 = 0 THEN 'Zyxwvu Labs' "
+            "ELSE 'Company ' || (g % 10) END AS company, "
+            "CASE WHEN g % 10 = 0 THEN '[\"vip\"]'::jsonb ELSE '[]'::jsonb END AS tags "
+            "FROM generate_series(1, $2::int) g) s",
+        {ws_.value, std::to_string(kLeads)});
+    db_->query(
+        "INSERT INTO conversations (workspace_id, id, contact_id, source, status, tags, "
+        "created_at, updated_at) "
+        "SELECT $1, lpad(to_hex(g), 8, '0') || '-0000-7000-8000-000000000002', "
+        "lpad(to_hex(g), 8, '0') || '-0000-7000-8000-000000000001', 'widget', "
+        "CASE WHEN g % 4 = 0 THEN 'open' ELSE 'archived' END, "
+        "CASE WHEN g % 10 = 0 THEN '[\"vip\"]'::jsonb ELSE '[]'::jsonb END, "
+        "1700000000000 + g * 1000, " +
+            std::string(kShuffledTime) + " FROM generate_series(1, $2::int) g",
+        {ws_.value, std::to_string(kLeads)});
+    db_->query("ANALYZE contacts");
+    db_->query("ANALYZE conversations");
+  }
+
+  // A window holding 200 rows of kLeads, and its count and page plans.
+  static UpdatedWindow narrow_window() {
+    return {domain::Timestamp{kBase + 40'000'000}, domain::Timestamp{kBase + 40'200'000}};
+  }
+
+  void expect_window_plans(const std::string& title, const sql::ListStatements& st,
+                           const std::string& index, const std::string& or_index = {}) {
+    expect_plan_uses(title + " page", plan(st.page_sql, st.page_params), index, or_index);
+    expect_plan_uses(title + " total_count", plan(st.count_sql, st.count_params), index, or_index);
   }
 
   // The largest "Rows Removed by Filter" of the plan: an index that is used but not sought
@@ -336,6 +390,83 @@ TEST_F(QueryPlanTest, SearchUsesTheTrigramIndexAndDeepKeysetPagesTheSortIndex) {
     expect_plan_uses("deep keyset page (" + index + ", desc, after row 50,100)",
                      plan(deep_sql.page_sql, deep_sql.page_params), index);
   }
+}
+
+TEST_F(QueryPlanTest, SyncWindowsReadTheirIndexWithEveryFilterAndSort) {
+  fill_contacts_and_conversations();
+  const auto& dialect = postgres::postgres_dialect();
+  const UpdatedWindow window = narrow_window();
+  const UpdatedWindow since_only{domain::Timestamp{kBase + (kLeads - 200) * 1000LL}, std::nullopt};
+
+  LeadListQuery lead;
+  lead.updated = window;
+  EXPECT_EQ(store_->leads().list(ws_, lead).total_count, 200);
+  expect_window_plans("leads window, created_at desc", lead_list_statements(dialect, ws_, lead),
+                      "leads_by_updated");
+  lead.updated = since_only;
+  expect_window_plans("leads since, created_at desc", lead_list_statements(dialect, ws_, lead),
+                      "leads_by_updated");
+  lead.updated = window;
+  lead.sort = {LeadSortField::kUpdatedAt, SortDirection::kAsc};
+  expect_window_plans("leads window, updated_at asc", lead_list_statements(dialect, ws_, lead),
+                      "leads_by_updated");
+  lead.sort = {LeadSortField::kVisitorName, SortDirection::kAsc};
+  lead.stage = domain::PipelineStage::kQualified;
+  expect_window_plans("leads window, stage, visitor_name", lead_list_statements(dialect, ws_, lead),
+                      "leads_by_updated");
+  lead.stage.reset();
+  lead.search_folded = "company 3";
+  expect_window_plans("leads window, search, visitor_name",
+                      lead_list_statements(dialect, ws_, lead), "leads_by_updated", "leads_search");
+
+  ContactListQuery contact;
+  contact.updated = window;
+  EXPECT_EQ(store_->contacts().list(ws_, contact).total_count, 200);
+  expect_window_plans("contacts window, created_at desc",
+                      contact_list_statements(dialect, ws_, contact), "contacts_by_activity");
+  contact.sort = {ContactSortField::kLastActivity, SortDirection::kDesc};
+  expect_window_plans("contacts window, last_activity desc",
+                      contact_list_statements(dialect, ws_, contact), "contacts_by_activity");
+  contact.sort = {ContactSortField::kName, SortDirection::kAsc};
+  contact.tag = "vip";
+  expect_window_plans("contacts window, tag, name", contact_list_statements(dialect, ws_, contact),
+                      "contacts_by_activity");
+  contact.tag.reset();
+  contact.search_folded = "company 3";
+  expect_window_plans("contacts window, search, name",
+                      contact_list_statements(dialect, ws_, contact), "contacts_by_activity",
+                      "contacts_search");
+
+  ConversationListQuery conversation;
+  conversation.updated = window;
+  EXPECT_EQ(store_->conversations().list(ws_, conversation).total_count, 200);
+  expect_window_plans("conversations window, created_at desc",
+                      conversation_list_statements(dialect, ws_, conversation),
+                      "conversations_by_updated");
+  conversation.updated = since_only;
+  expect_window_plans("conversations since, created_at desc",
+                      conversation_list_statements(dialect, ws_, conversation),
+                      "conversations_by_updated");
+  conversation.updated = window;
+  conversation.sort = {ConversationSortField::kUpdatedAt, SortDirection::kDesc};
+  expect_window_plans("conversations window, updated_at desc",
+                      conversation_list_statements(dialect, ws_, conversation),
+                      "conversations_by_updated");
+  conversation.sort = {ConversationSortField::kCreatedAt, SortDirection::kAsc};
+  conversation.status = domain::ConversationStatus::kOpen;
+  expect_window_plans("conversations window, status",
+                      conversation_list_statements(dialect, ws_, conversation),
+                      "conversations_by_updated");
+  conversation.status.reset();
+  conversation.tag = "vip";
+  expect_window_plans("conversations window, tag",
+                      conversation_list_statements(dialect, ws_, conversation),
+                      "conversations_by_updated");
+  conversation.tag.reset();
+  conversation.search_folded = "company 3";
+  expect_window_plans("conversations window, search",
+                      conversation_list_statements(dialect, ws_, conversation),
+                      "conversations_by_updated", "contacts_visitor_search");
 }
 
 }  // namespace

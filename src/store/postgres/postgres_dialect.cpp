@@ -17,6 +17,11 @@ class PostgresDialect final : public sql::Dialect {
  public:
   bool nulls_last_keyword() const override { return true; }
 
+  // Statistics (autovacuum's ANALYZE) and plans made for each execution's values
+  // (plan_cache_mode = force_custom_plan) let the planner weigh a filter's index against the
+  // sort's.
+  std::string read_through_index(std::string_view) const override { return {}; }
+
   std::string lock_rows(std::string_view alias) const override {
     if (alias.empty()) return " FOR UPDATE";
     return " FOR UPDATE OF " + std::string(alias);

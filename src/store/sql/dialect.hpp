@@ -31,6 +31,12 @@ class Dialect {
   // that an index serves, so ascending orders put an "(x IS NULL)" key in front.
   virtual bool nulls_last_keyword() const = 0;
 
+  // What follows "<table> <alias>" in a FROM clause to read the table through `index`, where
+  // the planner has no statistics to weigh indexes with (SQLite: leadline never runs ANALYZE)
+  // and the store picks a list's plan by its count instead; "" where the planner weighs them
+  // itself (PostgreSQL).
+  virtual std::string read_through_index(std::string_view index) const = 0;
+
   // Appended to the SELECT that reads the rows a write is about to change, so concurrent
   // writers change them one after the other ("" where the engine admits one writer anyway).
   virtual std::string lock_rows(std::string_view alias) const = 0;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <utility>
 
 #include "store/list_query.hpp"
@@ -24,6 +25,12 @@ KeysetPosition read_position(const Rows& rows, std::size_t key_count);
 // allocates and frees large buffers, and concurrent sorters stall each other.
 inline constexpr std::int64_t kMatchDrivenLimit = 500;
 
+// The statements of a list whose count is `total_count`: the page in the form that suits that
+// many matches (ListSql::match_driven_where, match_driven_from, sort_driven_where). Without a
+// count, the page as the filters are written, which is the statement that finds the count.
+ListStatements list_statements_for(const ListSql& sql, const PageRequest& page,
+                                   const Dialect& dialect, std::optional<std::int64_t> total_count);
+
 template <class T, class ReadRow>
 Page<T> run_list(Connection& conn, const ListSql& sql, const PageRequest& page, ReadRow read_row) {
   ListStatements st = build_list_statements(sql, page, conn.dialect());
@@ -34,10 +41,9 @@ Page<T> run_list(Connection& conn, const ListSql& sql, const PageRequest& page, 
     count.next();
     out.total_count = count.int64(0);
   }
-  if (!sql.match_driven_where.empty() && out.total_count <= kMatchDrivenLimit) {
-    ListSql driven = sql;
-    driven.where = sql.match_driven_where;
-    st = build_list_statements(driven, page, conn.dialect());
+  if (!sql.match_driven_where.empty() || !sql.match_driven_from.empty() ||
+      !sql.sort_driven_where.empty()) {
+    st = list_statements_for(sql, page, conn.dialect(), out.total_count);
   }
   Rows rows = conn.query(st.page_sql, Params(std::move(st.page_params)));
   while (rows.next()) {

@@ -2,6 +2,7 @@
 // values are always bound, never spliced in.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,6 +32,15 @@ struct ListSql {
   // filters (same parameters), written so that the page is read from the matches rather than
   // by walking the sort order. The better plan when the count shows few matches.
   std::string match_driven_where;
+  // Set by a filter with an index of its own that the planner would not otherwise be held to
+  // (an SQLite window sorted by another column): `from` naming that index, the other way to
+  // read the page from the matches. match_driven_where, where set, wins: it drives from its
+  // own matches.
+  std::string match_driven_from;
+  // Set by a filter the planner would always read through its own index (an SQLite window on
+  // another column than the sort's): the same filters (same parameters), written so that the
+  // page walks the sort order instead. The better plan when the count shows many matches.
+  std::string sort_driven_where;
 
   // The rows of one workspace: `alias`'s rows in `from` (whose table holds workspace_id and id),
   // reading `columns`; filters and the order are added after.
@@ -50,11 +60,13 @@ struct ListSql {
     direction = sort_direction;
   }
 
-  // Appends " AND <condition>" (with "?" placeholders) and the values they take.
+  // Appends " AND <condition>" (with "?" placeholders) and the values they take, to `where`
+  // and to the other forms of it that are set, which hold the same filters.
   template <class... Values>
   void filter(std::string_view condition, Values&&... values) {
-    where += " AND ";
-    where += condition;
+    for (std::string* form : {&where, &match_driven_where, &sort_driven_where}) {
+      if (form == &where || !form->empty()) *form += " AND " + std::string(condition);
+    }
     (params.emplace_back(std::forward<Values>(values)), ...);
   }
 };

@@ -12,6 +12,11 @@ class SqliteDialect final : public sql::Dialect {
  public:
   bool nulls_last_keyword() const override { return false; }
 
+  // Without statistics the planner cannot weigh one index against another; the count does.
+  std::string read_through_index(std::string_view index) const override {
+    return " INDEXED BY " + std::string(index);
+  }
+
   // One writer connection with group commit: writes never run concurrently.
   std::string lock_rows(std::string_view) const override { return {}; }
   // One writer at a time: a claim is never contended.
@@ -28,7 +33,7 @@ class SqliteDialect final : public sql::Dialect {
 
   // Keeps the rows whose column contains the needle: through the trigram index when the needle
   // is long enough for one, else by scanning with instr(), which, unlike LIKE, has no wildcard
-  // characters. Must be the last filter added: the match-driven form copies the others.
+  // characters.
   void add_search(sql::ListSql& sql, const sql::SearchTarget& target,
                   const std::string& needle) const override {
     const std::string alias(target.alias);
@@ -49,13 +54,11 @@ class SqliteDialect final : public sql::Dialect {
       sql.count_params.insert(sql.count_params.end(), sql.params.begin(), sql.params.end());
     }
     const std::string condition = alias + ".rowid IN (SELECT rowid FROM " + index + in_index + ")";
-    // The unary + keeps the planner off the workspace's sort index, leaving it one way in: the
-    // matches, looked up by rowid.
-    const std::string workspace = alias + ".workspace_id = ?";
-    if (sql.where.rfind(workspace, 0) == 0) {
-      sql.match_driven_where = "+" + sql.where + " AND " + condition;
-    }
     sql.filter(condition, *phrase);
+    // The unary + keeps the planner off the workspace's indexes, leaving it one way in: the
+    // matches, looked up by rowid. Later filters extend this form too (ListSql::filter).
+    const std::string workspace = alias + ".workspace_id = ?";
+    if (sql.where.rfind(workspace, 0) == 0) sql.match_driven_where = "+" + sql.where;
   }
 
   void before_import(sql::Connection&, const domain::WorkspaceId&) const override {}
