@@ -1,6 +1,7 @@
 // The request pipeline in the contract's order (docs/api.md, "Authentication"): route (404,
 // 405) -> authenticate (401) -> IP whitelist (403) -> rate limit (429, or 503 when the shared
-// limiter is unreachable) -> scope (403) -> validation (400) -> operation. Each step ends in an
+// limiter is unreachable) -> scope (403) -> Idempotency-Key (400, 409, 422 or a replay, on a
+// POST that carries one) -> validation (400) -> operation. Each step ends in an
 // Outcome; an unreachable database becomes a 503 and anything else thrown below a 500 that
 // names only the request id (the caller logs the failure).
 #include "api/api_handler.hpp"
@@ -9,6 +10,7 @@
 
 #include "api/cursor_codec.hpp"
 #include "api/errors.hpp"
+#include "api/idempotent_requests.hpp"
 #include "api/query_params.hpp"
 #include "api/reference_pages.hpp"
 #include "api/request_id.hpp"
@@ -88,6 +90,9 @@ Outcome ApiHandler::Impl::serve(const http::Request& request, http::Response& re
   if (auto* e = failed(query)) return ApiError(*e);
   ResourceContext ctx{request, response, std::get<QueryParams>(query), key.workspace_id, db,
                       cursors, webhooks};
+  if (wants_idempotency(request)) {
+    return serve_idempotently(ctx, *route, key.id, target.path, target.query);
+  }
   return route->handle(ctx);
 }
 

@@ -14,7 +14,7 @@ enum class Extra {
   kBearerChallenge,   // WWW-Authenticate: Bearer
   kAllow,             // Allow: <error.allow>
   kRetryAfter,        // Retry-After: <error.retry_after_s>
-  kRetryAfterSecond,  // Retry-After: 1 (the outage is expected to be short)
+  kRetryAfterSecond,  // Retry-After: 1 (what stands in the way is expected to pass soon)
   kClose,             // the connection closes after this answer
 };
 
@@ -27,6 +27,7 @@ struct Rule {
 // In the order of ErrorKind; checked below.
 constexpr std::array kTable{
     Rule{ErrorKind::kInvalidRequest, 400, Extra::kNone},
+    Rule{ErrorKind::kStateRefuses, 400, Extra::kNone},
     Rule{ErrorKind::kMalformedHttp, 400, Extra::kClose},
     Rule{ErrorKind::kMissingCredentials, 401, Extra::kBearerChallenge},
     Rule{ErrorKind::kInvalidCredentials, 401, Extra::kBearerChallenge},
@@ -36,7 +37,9 @@ constexpr std::array kTable{
     Rule{ErrorKind::kRecordNotFound, 404, Extra::kNone},
     Rule{ErrorKind::kMethodNotAllowed, 405, Extra::kAllow},
     Rule{ErrorKind::kDuplicateEmail, 409, Extra::kNone},
+    Rule{ErrorKind::kIdempotencyKeyBusy, 409, Extra::kRetryAfterSecond},
     Rule{ErrorKind::kBodyTooLarge, 413, Extra::kClose},
+    Rule{ErrorKind::kIdempotencyKeyReused, 422, Extra::kNone},
     Rule{ErrorKind::kRateLimited, 429, Extra::kRetryAfter},
     Rule{ErrorKind::kHeadersTooLarge, 431, Extra::kClose},
     Rule{ErrorKind::kInternal, 500, Extra::kNone},

@@ -16,23 +16,26 @@
 namespace leadline::api {
 
 enum class ErrorKind {
-  kInvalidRequest,       // a parameter, header or body the client got wrong (BadRequest)
-  kMalformedHttp,        // not valid HTTP/1.1
-  kMissingCredentials,   // no usable Authorization header
-  kInvalidCredentials,   // unknown or revoked key
-  kIpNotAllowed,         // the key's IP whitelist excludes the client
-  kMissingScope,         // the key lacks the scope the method needs
-  kNoRoute,              // no endpoint at the path
-  kRecordNotFound,       // no such record in the key's workspace
-  kMethodNotAllowed,     // the path exists, the method does not
-  kDuplicateEmail,       // a contact of the workspace already has the e-mail
-  kBodyTooLarge,         // over the body limit
-  kRateLimited,          // over the key's rate limit
-  kHeadersTooLarge,      // over the header limit
-  kInternal,             // a failure of this server; the sentence names only the request id
-  kOverConnectionLimit,  // the server is at its connection limit
-  kLimiterUnavailable,   // the shared rate limiter (Redis) cannot be reached
-  kDatabaseUnavailable,  // the database cannot be reached
+  kInvalidRequest,        // a parameter, header or body the client got wrong (BadRequest)
+  kStateRefuses,          // valid, but refused by what the workspace holds now (a 17th webhook)
+  kMalformedHttp,         // not valid HTTP/1.1
+  kMissingCredentials,    // no usable Authorization header
+  kInvalidCredentials,    // unknown or revoked key
+  kIpNotAllowed,          // the key's IP whitelist excludes the client
+  kMissingScope,          // the key lacks the scope the method needs
+  kNoRoute,               // no endpoint at the path
+  kRecordNotFound,        // no such record in the key's workspace
+  kMethodNotAllowed,      // the path exists, the method does not
+  kDuplicateEmail,        // a contact of the workspace already has the e-mail
+  kIdempotencyKeyBusy,    // the first request with the Idempotency-Key is still running
+  kBodyTooLarge,          // over the body limit
+  kIdempotencyKeyReused,  // the Idempotency-Key was used with a different request
+  kRateLimited,           // over the key's rate limit
+  kHeadersTooLarge,       // over the header limit
+  kInternal,              // a failure of this server; the sentence names only the request id
+  kOverConnectionLimit,   // the server is at its connection limit
+  kLimiterUnavailable,    // the shared rate limiter (Redis) cannot be reached
+  kDatabaseUnavailable,   // the database cannot be reached
 };
 
 struct ApiError {

@@ -78,7 +78,8 @@ Outcome handle_webhook_redelivery(ResourceContext& ctx) {
   const auto result = ctx.db.deliveries().retry(ctx.workspace, domain::DeliveryId{value(id)});
   if (std::holds_alternative<store::NotFound>(result)) return record_not_found("webhook delivery");
   if (std::holds_alternative<store::EndpointDisabled>(result)) {
-    return BadRequest{"the delivery's webhook endpoint is disabled; enable it first"};
+    return ApiError(ErrorKind::kStateRefuses,
+                    "the delivery's webhook endpoint is disabled; enable it first");
   }
   respond_data(ctx.response, Success::kOk, [&](JsonWriter& w) {
     record_json::write_delivery(w, std::get<domain::Delivery>(result));

@@ -42,8 +42,9 @@ Outcome create_webhook(ResourceContext& ctx) {
   if (auto* e = failed(webhook)) return *e;
   const auto result = ctx.db.webhooks().create(ctx.workspace, value(webhook));
   if (std::holds_alternative<store::TooManyWebhooks>(result)) {
-    return BadRequest{"a workspace has at most " +
-                      std::to_string(domain::kMaxWebhooksPerWorkspace) + " webhook endpoints"};
+    return ApiError(ErrorKind::kStateRefuses, "a workspace has at most " +
+                                                  std::to_string(domain::kMaxWebhooksPerWorkspace) +
+                                                  " webhook endpoints");
   }
   respond_data(ctx.response, Success::kCreated, [&](JsonWriter& w) {
     record_json::write_webhook(w, std::get<domain::WebhookEndpoint>(result), value(webhook).secret);

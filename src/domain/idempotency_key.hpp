@@ -2,6 +2,7 @@
 // requests").
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -9,6 +10,8 @@
 namespace leadline::domain {
 
 inline constexpr std::size_t kMaxIdempotencyKeyLength = 255;
+// How long a key and its stored answer live from the first request that used it.
+inline constexpr std::int64_t kIdempotencyKeyLifetimeMs = 24LL * 60 * 60 * 1000;
 
 // 1 to 255 characters, each printable ASCII (0x21 to 0x7E): opaque to the server.
 struct IdempotencyKey {

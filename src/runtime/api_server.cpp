@@ -20,6 +20,7 @@
 #include "runtime/delivery_workers.hpp"
 #include "runtime/metrics_page.hpp"
 #include "runtime/observed_api_handler.hpp"
+#include "runtime/retention_purge.hpp"
 #include "runtime/shutdown_signals.hpp"
 #include "webhooks/blocked_ranges.hpp"
 
@@ -125,6 +126,7 @@ void run_api_server(const RuntimeConfig& config, store::Database& db,
   if (admin_server) admin_thread = std::thread([&admin_server] { admin_server->run(); });
   {
     const DeliveryWorkers deliveries(db, config.webhooks, domain::system_clock(), logger);
+    const RetentionPurge purge(db, config.webhooks.event_retention, domain::system_clock(), logger);
     server.run();
   }
   if (admin_server) {

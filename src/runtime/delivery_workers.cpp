@@ -35,13 +35,6 @@ constexpr int kFastEndpointBacklog = 4;
 // How often an idle dispatcher looks for work that other instances, retries or restarts made
 // due; commits in this process wake it at once.
 constexpr std::chrono::milliseconds kPollInterval{250};
-// The purge runs every quarter of the retention, at most once a minute (and at least every
-// 100 ms, for the short retentions of tests): an event outlives its retention by little.
-std::chrono::milliseconds purge_interval(std::chrono::milliseconds retention) {
-  return std::clamp(retention / 4, std::chrono::milliseconds(100),
-                    std::chrono::milliseconds(60'000));
-}
-constexpr int kPurgeBatch = 500;
 
 std::string user_agent() {
   return std::string("leadline-webhooks/") + LEADLINE_VERSION;
@@ -247,23 +240,6 @@ struct DeliveryWorkers::State {
       }
     }
   }
-
-  void purge_loop() {
-    while (!should_stop()) {
-      try {
-        const domain::Timestamp cutoff{clock.now().unix_ms - config.event_retention.count()};
-        // Short transactions, one after the other: writers wait for one batch at most.
-        while (db.events().purge_older_than(cutoff, kPurgeBatch) == kPurgeBatch) {
-          if (should_stop()) return;
-        }
-      } catch (const std::exception& e) {
-        logger.log(observability::Level::kWarn, "expired events could not be purged",
-                   {{"error", e.what()}});
-      }
-      std::unique_lock lock(mutex);
-      work_ready.wait_for(lock, purge_interval(config.event_retention), [&] { return stopping; });
-    }
-  }
 };
 
 DeliveryWorkers::DeliveryWorkers(store::Database& db, const WebhookConfig& config,
@@ -271,7 +247,6 @@ DeliveryWorkers::DeliveryWorkers(store::Database& db, const WebhookConfig& confi
     : state_(std::make_unique<State>(db, config, clock, logger)) {
   webhooks::init_http_client_library();
   State& s = *state_;
-  s.threads.emplace_back([&s] { s.purge_loop(); });
   if (config.workers <= 0) return;
   s.threads.emplace_back([&s] { s.report_loop(); });
   for (int i = 0; i < config.workers; ++i) s.threads.emplace_back([&s] { s.send_loop(); });
@@ -287,7 +262,7 @@ DeliveryWorkers::~DeliveryWorkers() {
   s.work_ready.notify_all();
   s.db.delivery_signal().notify();
   // Dispatcher and senders first (attempts under way finish), then the reporter, which writes
-  // every outcome left before it returns, then the purge.
+  // every outcome left before it returns.
   for (auto it = s.threads.rbegin(); it != s.threads.rend(); ++it) {
     s.reports_ready.notify_all();
     it->join();

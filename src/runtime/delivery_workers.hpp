@@ -14,7 +14,7 @@ namespace leadline::runtime {
 
 class DeliveryWorkers {
  public:
-  // Starts config.workers senders (none when 0) and the event retention purge.
+  // Starts config.workers senders (none when 0).
   DeliveryWorkers(store::Database& db, const WebhookConfig& config, const domain::Clock& clock,
                   const observability::Logger& logger);
   // Stops claiming, lets attempts in flight finish, and joins every thread.

@@ -14,6 +14,7 @@
 #include "store/delivery_store.hpp"
 #include "store/engine.hpp"
 #include "store/event_store.hpp"
+#include "store/idempotency_store.hpp"
 #include "store/import_store.hpp"
 #include "store/key_store.hpp"
 #include "store/lead_store.hpp"
@@ -43,6 +44,7 @@ class Database {
   EventStore& events() { return events_; }
   WebhookStore& webhooks() { return webhooks_; }
   DeliveryStore& deliveries() { return deliveries_; }
+  IdempotencyStore& idempotency() { return idempotency_; }
 
   // Notified after a committed write recorded deliveries (wakes the delivery workers).
   DeliverySignal& delivery_signal() { return runner_.delivery_signal(); }
@@ -66,6 +68,7 @@ class Database {
   EventStore events_{runner_};
   WebhookStore webhooks_{runner_};
   DeliveryStore deliveries_{runner_};
+  IdempotencyStore idempotency_{runner_};
   std::string cursor_secret_;
 };
 

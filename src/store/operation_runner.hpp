@@ -46,6 +46,18 @@ class OperationRunner {
   auto write_if(const Operation& op, F&& f, Keep keep) {
     return run(op, Access::kWrite, f, keep);
   }
+  // A write_if that every operation of this runner called from `f`, on this thread, joins: what
+  // they change commits or is undone together with what `f` writes itself. An idempotent
+  // request's operation and its stored answer are one transaction this way (docs/api.md,
+  // "Idempotent requests"). The joined operations run on `f`'s connection, reads included.
+  template <class F, class Keep>
+  auto write_together(const Operation& op, F&& f, Keep keep) {
+    auto joined = [&](sql::Connection& c) {
+      const Join join(this, c);
+      return f(c);
+    };
+    return run(op, Access::kWrite, joined, keep);
+  }
 
  private:
   static constexpr auto keep_always = [](const auto&) { return true; };
@@ -87,9 +99,49 @@ class OperationRunner {
     std::uint64_t before_;
   };
 
+  // The write_together under way on this thread, if any (zero-initialized: none).
+  struct Joined {
+    const OperationRunner* runner;
+    sql::Connection* conn;
+  };
+  static inline thread_local Joined joined_;
+
+  class Join {
+   public:
+    Join(const OperationRunner* runner, sql::Connection& conn) : outer_(joined_) {
+      joined_ = {runner, &conn};
+    }
+    ~Join() { joined_ = outer_; }
+    Join(const Join&) = delete;
+    Join& operator=(const Join&) = delete;
+
+   private:
+    Joined outer_;
+  };
+
+  // An operation inside a write_together: on its connection, in its transaction, undoing only
+  // its own changes when it keeps nothing. The joint write wakes the delivery workers after its
+  // commit; an exception undoes the joint write as a whole.
+  template <class F, class Keep>
+  auto run_joined(const Operation& op, F& f, Keep& keep) {
+    const Timer timer(metrics_, op);
+    sql::Connection& c = *joined_.conn;
+    if constexpr (std::is_same_v<std::remove_cvref_t<Keep>,
+                                 std::remove_cvref_t<decltype(keep_always)>>) {
+      return f(c);
+    } else {
+      c.execute("SAVEPOINT joined_operation");
+      auto result = f(c);
+      if (!keep(result)) c.execute("ROLLBACK TO joined_operation");
+      c.execute("RELEASE joined_operation");
+      return result;
+    }
+  }
+
   template <class F, class Keep>
   auto run(const Operation& op, Access access, F& f, Keep& keep) {
     using Result = std::invoke_result_t<F&, sql::Connection&>;
+    if (joined_.runner == this) return run_joined(op, f, keep);
     const Timer timer(metrics_, op);
     // A write may run on the engine's writer thread, so the counter, not the thread, tells
     // whether deliveries were recorded meanwhile (by this write or one committed with it).

@@ -44,6 +44,12 @@ class Dialect {
   // transactions older than every one still running (docs/design.md, "The events feed").
   virtual std::string feed_settled(std::string_view alias) const = 0;
 
+  // A statement taking one text parameter that tries to lock that text until the transaction
+  // ends, answering one row whose one column is 1 when it did and 0 when
+  // another transaction holds it: how one instance's request
+  // with an Idempotency-Key keeps out another's. "" where the write transaction already does.
+  virtual std::string_view try_lock_text() const = 0;
+
   // Keeps the list's rows whose JSON tag array `tags_column` holds `tag`.
   virtual void add_tag_filter(ListSql& sql, std::string_view tags_column,
                               const std::string& tag) const = 0;

@@ -17,6 +17,7 @@ class SqliteDialect final : public sql::Dialect {
   // One writer at a time: a claim is never contended.
   std::string claim_rows(std::string_view) const override { return {}; }
   std::string feed_settled(std::string_view) const override { return {}; }
+  std::string_view try_lock_text() const override { return {}; }
 
   void add_tag_filter(sql::ListSql& sql, std::string_view tags_column,
                       const std::string& tag) const override {
