@@ -46,6 +46,20 @@ void IdempotencyStore::save(sql::Connection& c, const IdempotentRequest& request
           .int64(now.unix_ms + domain::kIdempotencyKeyLifetimeMs));
 }
 
+IdempotentOutcome IdempotencyStore::replay_or_refuse(const IdempotentRequest& request,
+                                                     std::pair<std::string, StoredAnswer> stored) {
+  if (stored.first != request.fingerprint) return KeyUsedForAnotherRequest{};
+  return Replayed{std::move(stored.second)};
+}
+
+IdempotentOutcome IdempotencyStore::stored_or_busy(const IdempotentRequest& request) {
+  static const Operation op("find_idempotent_answer");
+  auto stored =
+      runner_.read(op, [&](sql::Connection& c) { return find(c, request, runner_.now()); });
+  if (!stored) return KeyBusy{};
+  return replay_or_refuse(request, std::move(*stored));
+}
+
 std::int64_t IdempotencyStore::purge_expired(int batch) {
   static const Operation op("purge_idempotency_keys");
   return runner_.write(op, [&](sql::Connection& c) {

@@ -64,6 +64,11 @@ class IdempotencyStore {
   static void save(sql::Connection& c, const IdempotentRequest& request, const StoredAnswer& answer,
                    domain::Timestamp now);
   static const store::Operation& run_once_operation();
+  // When another request holds the key: its answer if it has just been stored (a repeat of a
+  // finished request meeting another repeat), else KeyBusy.
+  IdempotentOutcome stored_or_busy(const IdempotentRequest& request);
+  static IdempotentOutcome replay_or_refuse(const IdempotentRequest& request,
+                                            std::pair<std::string, StoredAnswer> stored);
 
   OperationRunner& runner_;
   InFlightKeys in_flight_;
@@ -73,27 +78,26 @@ template <class Operation>
 IdempotentOutcome IdempotencyStore::run_once(const IdempotentRequest& request,
                                              Operation&& operation) {
   const InFlightClaim claim(in_flight_, request.api_key.value + '\n' + request.key.value);
-  if (!claim.held()) return KeyBusy{};
-  return runner_.write_together(
+  if (!claim.held()) return stored_or_busy(request);
+  IdempotentOutcome outcome = runner_.write_together(
       run_once_operation(),
       [&](sql::Connection& c) -> IdempotentOutcome {
         // Another instance's request with the key holds the lock until its commit, after
         // which `find` sees its answer.
         if (!try_lock(c, request)) return KeyBusy{};
         const domain::Timestamp now = runner_.now();
-        if (auto stored = find(c, request, now)) {
-          if (stored->first != request.fingerprint) return KeyUsedForAnotherRequest{};
-          return Replayed{std::move(stored->second)};
-        }
+        if (auto stored = find(c, request, now)) return replay_or_refuse(request, *stored);
         std::optional<StoredAnswer> answer = operation();
         if (!answer) return Ran{false};
         save(c, request, *answer, now);
         return Ran{true};
       },
-      [](const IdempotentOutcome& outcome) {
-        const auto* ran = std::get_if<Ran>(&outcome);
+      [](const IdempotentOutcome& o) {
+        const auto* ran = std::get_if<Ran>(&o);
         return ran != nullptr && ran->stored;
       });
+  if (std::holds_alternative<KeyBusy>(outcome)) return stored_or_busy(request);
+  return outcome;
 }
 
 }  // namespace leadline::store

@@ -132,8 +132,9 @@ TEST_F(PostgresStoreTest, InstancesShareTheCursorSecretAndMigrateOnce) {
   const auto third = open_database(url_);
   EXPECT_EQ(third->cursor_secret(), first_->cursor_secret());
   Inspector db(url_);
-  EXPECT_EQ(db.query("SELECT version, name FROM schema_migrations ORDER BY version"),
-            "1 0001_initial\n2 0002_record_counts\n3 0003_events_and_webhooks");
+  EXPECT_EQ(
+      db.query("SELECT version, name FROM schema_migrations ORDER BY version"),
+      "1 0001_initial\n2 0002_record_counts\n3 0003_events_and_webhooks\n4 0004_idempotency_keys");
   EXPECT_EQ(db.query("SELECT COUNT(*) FROM meta"), "1");
   EXPECT_EQ(db.query("SELECT value FROM meta WHERE key = 'cursor_secret'"),
             first_->cursor_secret());
