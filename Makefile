@@ -199,6 +199,8 @@ fuzz-smoke: fuzz-build
 #   make bench BENCH_ARGS='--backends sqlite'   (more knobs: see the header of bench/run.sh)
 #   make bench-webhooks            only the webhook/event measurements (bench/webhooks.sh), which
 #                                  `make bench` runs after bench/run.sh
+#   make bench-idempotency         only POST /leads with an Idempotency-Key vs without
+#                                  (bench/idempotency.sh), which `make bench` runs last
 BENCH_DIR          ?= build-bench
 BENCH_SECONDS      ?= 10
 BENCH_JOBS         ?= $(JOBS)
@@ -212,7 +214,8 @@ BENCH_BEFORE_DIR    := $(BENCH_DIR)/before
 # Google Benchmark for bench/micro.
 BENCH_DEB_PACKAGES := wrk nginx curl libbenchmark-dev
 
-.PHONY: bench-deps bench-build bench-before-build bench bench-large bench-growth bench-webhooks
+.PHONY: bench-deps bench-build bench-before-build bench bench-large bench-growth bench-webhooks \
+	bench-idempotency
 
 bench-deps:
 	$(call install_missing,$(BENCH_DEB_PACKAGES))
@@ -243,9 +246,13 @@ bench-before-build: deps
 bench: bench-build bench-before-build
 	BENCH_BUILD=$(BENCH_DIR) BENCH_SECONDS=$(BENCH_SECONDS) bench/run.sh $(BENCH_ARGS)
 	BENCH_BUILD=$(BENCH_DIR) BENCH_SECONDS=$(BENCH_SECONDS) bench/webhooks.sh
+	BENCH_BUILD=$(BENCH_DIR) BENCH_SECONDS=$(BENCH_SECONDS) bench/idempotency.sh
 
 bench-webhooks: bench-build bench-before-build
 	BENCH_BUILD=$(BENCH_DIR) BENCH_SECONDS=$(BENCH_SECONDS) bench/webhooks.sh
+
+bench-idempotency: bench-build
+	BENCH_BUILD=$(BENCH_DIR) BENCH_SECONDS=$(BENCH_SECONDS) bench/idempotency.sh
 
 bench-large: bench-build
 	BENCH_BUILD=$(BENCH_DIR) BENCH_SECONDS=$(BENCH_SECONDS) bench/run.sh --large $(BENCH_ARGS)

@@ -1,4 +1,5 @@
-# Sourced by bench/run.sh and bench/webhooks.sh: the processes a benchmark starts and stops.
+# Sourced by bench/run.sh, bench/webhooks.sh and bench/idempotency.sh: the processes a benchmark
+# starts and stops.
 # Uses the caller's globals server_pid, nginx_pid, port and work, and its die().
 
 # SIGTERM drains in-flight requests and flushes usage; give it a moment, then insist.

@@ -11,6 +11,9 @@
 //
 // ROUNDS (environment, default 3) sets the number of kill/restart rounds on one database;
 // SEED fixes the random choices (the seed in use is printed, to replay a failure).
+//
+// IdempotencyCrashTest: POST /leads each with its own Idempotency-Key, SIGKILL, restart, and
+// every key sent again: each first answer comes back byte for byte, each key has one lead.
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -807,6 +810,261 @@ TEST_P(CrashDurabilityTest, AcknowledgedWritesSurviveSigkillAndNothingElseAppear
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, CrashDurabilityTest,
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres),
+                         [](const ::testing::TestParamInfo<Backend>& info) {
+                           return info.param == Backend::kPostgres ? "postgres" : "sqlite";
+                         });
+
+// --- Idempotency-Key across a crash ---------------------------------------------------------
+// Each POST /leads carries its own key and names it in visitor_name. The first attempt's
+// outcome is kept: the answer (status and body), or none when the server died under it.
+
+struct KeyedCreate {
+  std::string key;
+  std::string body;
+  bool answered = false;
+  unsigned status = 0;
+  std::string response_body;
+  bool replayed = false;  // the first answer already said Idempotent-Replayed
+};
+
+// At most this many lines per kind of failure are printed; the rest are counted.
+constexpr std::size_t kFailureLinesShown = 15;
+
+class IdempotencyCrashTest : public CrashDurabilityTest {
+ protected:
+  Headers keyed(const std::string& key) const {
+    Headers h = auth();
+    h.emplace_back("Idempotency-Key", key);
+    return h;
+  }
+
+  // One worker: new keys, one POST each, until the server dies under a request.
+  void send_keyed(const std::string& prefix, int slot, unsigned short port,
+                  const std::atomic<bool>& killed) {
+    HttpClient client("127.0.0.1", port);
+    client.timeout = 10s;
+    std::vector<KeyedCreate>& mine = keyed_[static_cast<std::size_t>(slot)];
+    while (!killed.load()) {
+      KeyedCreate c;
+      c.key = "idem-" + prefix + "-" + std::to_string(slot) + "-" + std::to_string(mine.size());
+      c.body = json::serialize(json::object{{"visitor_name", c.key},
+                                            {"visitor_email", c.key + "@durability.test"},
+                                            {"pipeline_stage", "new"}});
+      mine.push_back(c);
+      KeyedCreate& rec = mine.back();
+      HttpResponse res;
+      try {
+        res = client.request("POST", std::string(kBase) + "/leads", rec.body, keyed(rec.key));
+      } catch (const std::exception&) {
+        return;  // no answer: the server died with this request in flight (or before it)
+      }
+      rec.answered = true;
+      rec.status = res.status;
+      rec.response_body = res.body;
+      rec.replayed = res.header("Idempotent-Replayed") == "true";
+    }
+  }
+
+  // visitor_name -> number of leads listed with it.
+  std::map<std::string, int> leads_by_name(HttpClient& client) {
+    std::map<std::string, int> n;
+    for (const json::value& v : list_all(client, Kind::kLead)) {
+      ++n[identity_of_item(Kind::kLead, v.as_object())];
+    }
+    return n;
+  }
+
+  // Sends the key's request again; a 409 (the killed server's attempt still seen as running)
+  // is retried as Retry-After asks, for at most `patience`. Counts those 409s in `waits`.
+  HttpResponse retry(HttpClient& client, const KeyedCreate& c, std::chrono::seconds patience,
+                     std::atomic<int>& waits) {
+    const auto deadline = std::chrono::steady_clock::now() + patience;
+    for (;;) {
+      HttpResponse res =
+          client.request("POST", std::string(kBase) + "/leads", c.body, keyed(c.key));
+      if (res.status != 409 || std::chrono::steady_clock::now() >= deadline) return res;
+      ++waits;
+      std::this_thread::sleep_for(1s);
+    }
+  }
+
+  void note(const std::string& kind, const std::string& what) {
+    std::lock_guard lock(failures_mu_);
+    idem_failures_[kind].push_back(what);
+  }
+
+  void report_failures() {
+    for (const auto& [kind, lines] : idem_failures_) {
+      std::string shown;
+      for (std::size_t i = 0; i < lines.size() && i < kFailureLinesShown; ++i) {
+        shown += "\n  " + lines[i];
+      }
+      ADD_FAILURE() << kind << ": " << lines.size() << " key(s)" << shown
+                    << (lines.size() > kFailureLinesShown ? "\n  ..." : "");
+    }
+    idem_failures_.clear();
+  }
+
+  std::vector<std::vector<KeyedCreate>> keyed_{kThreads};
+  std::map<std::string, std::vector<std::string>> idem_failures_;  // kind -> lines
+};
+
+TEST_P(IdempotencyCrashTest, EachKeyCreatesOneLeadAndReplaysItsFirstAnswerAfterSigkill) {
+  const int rounds = rounds_from_env();
+  const std::uint64_t seed = seed_from_env();
+  std::cout << "[idempotency] " << rounds << " rounds, SEED=" << seed << '\n';
+  std::mt19937_64 rng(seed);
+  const std::string run = std::to_string(rng() % 1'000'000'000);
+  const auto started = std::chrono::steady_clock::now();
+
+  ServerOptions options;
+  options.db_url = db_url_;
+  options.extra_args = {"--rate-limit", "1000000/60s"};
+  options.start_timeout = 30s;
+  ServerProcess server(options);
+
+  std::vector<KeyedCreate> sent;  // every key of every round, in the order of the rounds
+  std::size_t replayed_unanswered = 0;
+  std::size_t ran_unanswered = 0;
+  std::atomic<int> waits{0};
+  for (int round = 1; round <= rounds; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round) + " of " + std::to_string(rounds) +
+                 ", SEED=" + std::to_string(seed));
+    std::atomic<bool> killed{false};
+    std::vector<std::thread> workers;
+    const std::string prefix = run + "-" + std::to_string(round);
+    for (int slot = 0; slot < kThreads; ++slot) {
+      workers.emplace_back([this, &prefix, slot, port = server.port(), &killed] {
+        send_keyed(prefix, slot, port, killed);
+      });
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(150 + static_cast<int>(rng() % 351)));
+    killed.store(true);
+    server.kill();
+    for (auto& w : workers) w.join();
+    if (on_postgres()) end_backends_of_the_killed_server();  // the database as the kill left it
+
+    const std::size_t first_of_round = sent.size();
+    std::size_t answered = 0;
+    for (auto& slot : keyed_) {
+      for (auto& c : slot) {
+        if (c.answered) {
+          ++answered;
+          // A first use of a key runs: 201, not a replay.
+          if (c.status != 201 || c.replayed) {
+            note("first attempts answered other than a fresh 201",
+                 c.key + ": " + std::to_string(c.status) + (c.replayed ? " (replayed) " : " ") +
+                     c.response_body);
+          }
+        }
+        sent.push_back(std::move(c));
+      }
+      slot.clear();
+    }
+    ASSERT_GT(answered, 0u) << "no request was answered before the kill";
+
+    server.restart();
+    HttpClient client(server.host(), server.port());
+
+    // Before any retry: no key has two leads; each key answered 201 has its lead.
+    const std::map<std::string, int> before = leads_by_name(client);
+    std::set<std::string> keys;
+    for (const KeyedCreate& c : sent) keys.insert(c.key);
+    for (const auto& [name, n] : before) {
+      if (keys.count(name) == 0) note("leads of no key of this test", name);
+      if (n > 1) note("keys with more than one lead before the retries", name);
+    }
+    for (const KeyedCreate& c : sent) {
+      if (c.answered && c.status == 201 && before.count(c.key) == 0) {
+        note("acknowledged creates lost in the crash", c.key);
+      }
+    }
+
+    // Every key's request again, this round's and the earlier rounds', over a few clients.
+    std::vector<HttpResponse> again(sent.size());
+    std::atomic<std::size_t> next{0};
+    std::vector<std::thread> retriers;
+    for (int t = 0; t < kThreads; ++t) {
+      retriers.emplace_back([&] {
+        HttpClient c(server.host(), server.port());
+        for (std::size_t i = next++; i < sent.size(); i = next++) {
+          try {
+            again[i] = retry(c, sent[i], 5s, waits);
+          } catch (const std::exception& e) {
+            note("retries without an answer", sent[i].key + ": " + e.what());
+          }
+        }
+      });
+    }
+    for (auto& t : retriers) t.join();
+
+    for (std::size_t i = 0; i < sent.size(); ++i) {
+      KeyedCreate& c = sent[i];
+      const HttpResponse& r = again[i];
+      const bool replayed = r.header("Idempotent-Replayed") == "true";
+      if (c.answered) {
+        if (r.status != c.status || r.body != c.response_body || !replayed) {
+          note(i < first_of_round ? "keys of an earlier round whose retry is not the stored answer"
+                                  : "answered keys whose retry is not the stored answer",
+               c.key + ": first " + std::to_string(c.status) + " " + c.response_body +
+                   "\n    retry " + std::to_string(r.status) +
+                   (replayed ? " (Idempotent-Replayed: true) " : " (not marked replayed) ") +
+                   r.body);
+        }
+        continue;
+      }
+      if (r.status != 201) {
+        note("unanswered keys whose retry is not a 201",
+             c.key + ": " + std::to_string(r.status) + " " + r.body);
+        continue;
+      }
+      // A replay says the killed server had committed it: its lead was there before the retry.
+      (replayed ? replayed_unanswered : ran_unanswered) += 1;
+      if (replayed != (before.count(c.key) != 0)) {
+        note("unanswered keys whose retry disagrees with the database",
+             c.key + (replayed ? ": replayed, but no lead had been listed"
+                               : ": ran again, though its lead was listed already"));
+      }
+      // From now on this answer is the key's: later rounds must replay it.
+      c.answered = true;
+      c.status = r.status;
+      c.response_body = r.body;
+    }
+
+    // After the retries: exactly one lead per key, nothing else.
+    const std::map<std::string, int> after = leads_by_name(client);
+    for (const KeyedCreate& c : sent) {
+      auto it = after.find(c.key);
+      const int n = it == after.end() ? 0 : it->second;
+      if (n != 1) {
+        note("keys without exactly one lead after the retries",
+             c.key + ": " + std::to_string(n) + " leads");
+      }
+    }
+    if (after.size() != keys.size()) {
+      note("leads of no key of this test after the retries",
+           std::to_string(after.size()) + " names listed for " + std::to_string(keys.size()) +
+               " keys");
+    }
+    std::cout << "[idempotency] round " << round << ": " << sent.size() - first_of_round
+              << " new keys, " << answered << " answered before the kill; " << sent.size()
+              << " keys retried\n";
+    report_failures();
+    if (HasFailure()) break;
+  }
+
+  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - started);
+  std::cout << "[idempotency] " << sent.size() << " keys; of those unanswered at a kill, "
+            << replayed_unanswered << " had committed (replayed on the retry) and "
+            << ran_unanswered << " had not (ran on the retry); " << waits.load()
+            << " retries waited on a 409; " << took.count() << " ms\n";
+  server.stop();
+  EXPECT_EQ(final_integrity_check(), "ok") << "integrity check after the clean shutdown";
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, IdempotencyCrashTest,
                          ::testing::Values(Backend::kSqlite, Backend::kPostgres),
                          [](const ::testing::TestParamInfo<Backend>& info) {
                            return info.param == Backend::kPostgres ? "postgres" : "sqlite";

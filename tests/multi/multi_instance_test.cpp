@@ -2,13 +2,16 @@
 // shared by two instances on loopback. The rate limit is exact in total, a revocation counts at
 // every instance on its next request, usage adds up, and a write through one instance is read
 // through the other. And an unreachable database is a 503 until it is back. Both instances
-// deliver webhooks, and without faults each event reaches the endpoint exactly once.
+// deliver webhooks, and without faults each event reaches the endpoint exactly once. One
+// Idempotency-Key sent to both at once creates one record; its reuse for another request is 422.
 
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
+#include <barrier>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -370,6 +373,222 @@ TEST(MultiInstanceWebhooksTest, BothInstancesDeliverAndEachEventArrivesExactlyOn
             << " on connections already closed\n";
   EXPECT_GT(per_instance[0], 0) << "instance 1 delivered nothing";
   EXPECT_GT(per_instance[1], 0) << "instance 2 delivered nothing";
+}
+
+// --- Idempotency-Key across instances ---------------------------------------------------------
+// Two instances on one PostgreSQL database, no Redis, a limit out of reach: the key's record in
+// the shared database decides, whichever instance a request reaches.
+
+constexpr const char* kInProgress = "A request with this Idempotency-Key is still in progress";
+constexpr const char* kReusedKey = "Idempotency-Key was already used with a different request";
+
+class MultiInstanceIdempotencyTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db_url_ = fresh_postgres_database();
+    workspace_ = str(
+        as_obj(run_cli_json({"workspaces", "create", "--name", "Idem", "--db", db_url_})).at("id"));
+    key_ = new_api_key("k");
+    for (int i = 0; i < 2; ++i) {
+      ServerOptions options;
+      options.db_url = db_url_;
+      options.extra_args = {"--rate-limit", "1000000/60s"};
+      servers_.push_back(std::make_unique<ServerProcess>(options));
+    }
+  }
+
+  std::string new_api_key(const std::string& name) {
+    return str(as_obj(run_cli_json({"keys", "create", "--workspace", workspace_, "--name", name,
+                                    "--scopes", "read,write", "--db", db_url_}))
+                   .at("key"));
+  }
+
+  std::unique_ptr<HttpClient> client_of(int instance) {
+    auto c = std::make_unique<HttpClient>(servers_[instance]->host(), servers_[instance]->port());
+    c->connect();
+    return c;
+  }
+
+  static HttpResponse post(HttpClient& client, const std::string& path, const std::string& body,
+                           const std::string& idempotency_key, const std::string& api_key) {
+    return client.request(
+        "POST", std::string(kBase) + path, body,
+        {{"Authorization", "Bearer " + api_key}, {"Idempotency-Key", idempotency_key}});
+  }
+  HttpResponse post(HttpClient& client, const std::string& path, const std::string& body,
+                    const std::string& idempotency_key) {
+    return post(client, path, body, idempotency_key, key_);
+  }
+
+  // visitor_name -> leads listed with it (every page).
+  std::map<std::string, int> leads_by_name() {
+    HttpClient client(servers_[0]->host(), servers_[0]->port());
+    std::map<std::string, int> n;
+    std::string cursor;
+    for (int page = 0; page < 10'000; ++page) {
+      HttpResponse r = client.request(
+          "GET",
+          std::string(kBase) + "/leads?limit=100" + (cursor.empty() ? "" : "&cursor=" + cursor),
+          std::nullopt, {{"Authorization", "Bearer " + key_}});
+      if (r.status != 200) {
+        ADD_FAILURE() << r.describe();
+        break;
+      }
+      for (const auto& item : r.data().as_array()) ++n[str(item.at("visitor_name"))];
+      const json::object& pagination = as_obj(r.object().at("pagination"));
+      if (!pagination.at("has_more").as_bool()) break;
+      cursor = url_encode(str(pagination.at("next_cursor")));
+    }
+    return n;
+  }
+
+  std::string db_url_;
+  std::string workspace_;
+  std::string key_;
+  std::vector<std::unique_ptr<ServerProcess>> servers_;
+};
+
+bool replayed(const HttpResponse& r) {
+  return r.header("Idempotent-Replayed") == "true";
+}
+
+std::string error_of(const HttpResponse& r) {
+  const json::value* e =
+      r.json && r.json->is_object() ? r.json->as_object().if_contains("error") : nullptr;
+  return e != nullptr && e->is_string() ? std::string(e->get_string()) : std::string();
+}
+
+TEST_F(MultiInstanceIdempotencyTest, OneKeySentToBothInstancesAtOnceCreatesOneRecord) {
+  constexpr int kRounds = 50;
+  const std::string run = std::to_string(::getpid()) + "-" + std::to_string(now_millis());
+  std::vector<std::string> keys;
+  std::vector<std::string> bodies;
+  for (int i = 0; i < kRounds; ++i) {
+    keys.push_back("race-" + run + "-" + std::to_string(i));
+    bodies.push_back(json::serialize(json::object{{"visitor_name", keys.back()},
+                                                  {"need_summary", "round " + std::to_string(i)}}));
+  }
+  // answers[round][instance]; a transport failure leaves status 0.
+  std::vector<std::array<HttpResponse, 2>> answers(kRounds);
+  std::barrier both(2);
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<std::thread> sides;
+  for (int instance = 0; instance < 2; ++instance) {
+    sides.emplace_back([&, instance] {
+      std::unique_ptr<HttpClient> client = client_of(instance);
+      for (int i = 0; i < kRounds; ++i) {
+        both.arrive_and_wait();  // released together
+        try {
+          answers[i][instance] = post(*client, "/leads", bodies[i], keys[i]);
+        } catch (const std::exception& e) {
+          answers[i][instance].body = e.what();
+        }
+      }
+    });
+  }
+  for (auto& t : sides) t.join();
+  const auto raced = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - started);
+
+  int both_201 = 0;
+  int one_409 = 0;
+  std::vector<std::string> created_body(kRounds);
+  for (int i = 0; i < kRounds; ++i) {
+    SCOPED_TRACE("round " + std::to_string(i) + ", key " + keys[i]);
+    int fresh = 0;
+    int conflicts = 0;
+    for (int instance = 0; instance < 2; ++instance) {
+      const HttpResponse& r = answers[i][instance];
+      if (r.status == 201) {
+        fresh += replayed(r) ? 0 : 1;
+        if (created_body[i].empty()) {
+          created_body[i] = r.body;
+        } else {
+          EXPECT_EQ(r.body, created_body[i]) << "the two 201s of one key differ";
+        }
+      } else if (r.status == 409) {
+        ++conflicts;
+        EXPECT_EQ(r.header("Retry-After"), "1") << "instance " << instance << ":\n" << r.describe();
+        EXPECT_EQ(error_of(r), kInProgress) << "instance " << instance << ":\n" << r.describe();
+      } else {
+        ADD_FAILURE() << "instance " << instance << " answered neither 201 nor 409:\n"
+                      << r.describe();
+      }
+    }
+    // Exactly one of the two ran the create; the other replayed it or found it running.
+    EXPECT_EQ(fresh, 1) << "201s not marked Idempotent-Replayed\ninstance 1:\n"
+                        << answers[i][0].describe() << "\ninstance 2:\n"
+                        << answers[i][1].describe();
+    both_201 += conflicts == 0 ? 1 : 0;
+    one_409 += conflicts == 1 ? 1 : 0;
+  }
+
+  // Once both are done, each instance replays the 201.
+  for (int instance = 0; instance < 2; ++instance) {
+    std::unique_ptr<HttpClient> client = client_of(instance);
+    for (int i = 0; i < kRounds; ++i) {
+      HttpResponse r = post(*client, "/leads", bodies[i], keys[i]);
+      EXPECT_EQ(r.status, 201u) << "retry of " << keys[i] << " at instance " << instance + 1
+                                << ":\n"
+                                << r.describe();
+      EXPECT_TRUE(replayed(r)) << "retry of " << keys[i] << " at instance " << instance + 1 << ":\n"
+                               << r.describe();
+      if (!created_body[i].empty()) {
+        EXPECT_EQ(r.body, created_body[i])
+            << "retry of " << keys[i] << " at instance " << instance + 1;
+      }
+    }
+  }
+
+  const std::map<std::string, int> leads = leads_by_name();
+  for (const auto& key : keys) {
+    auto it = leads.find(key);
+    EXPECT_EQ(it == leads.end() ? 0 : it->second, 1) << "leads named " << key;
+  }
+  EXPECT_EQ(leads.size(), keys.size()) << "leads of no key of this test";
+  std::cout << "[multi] " << kRounds << " keys sent to both instances at once in " << raced.count()
+            << " ms: " << both_201 << " rounds answered 201 at both instances, " << one_409
+            << " answered 201 and 409\n";
+}
+
+TEST_F(MultiInstanceIdempotencyTest, AKeyReusedForAnotherRequestAtTheOtherInstanceIs422) {
+  std::unique_ptr<HttpClient> a = client_of(0);
+  std::unique_ptr<HttpClient> b = client_of(1);
+  const std::string key = "reuse-" + std::to_string(now_millis());
+  const std::string body = R"({"visitor_name":"Reuse","need_summary":"first"})";
+  HttpResponse first = post(*a, "/leads", body, key);
+  ASSERT_STATUS(first, 201u);
+  EXPECT_FALSE(replayed(first)) << first.describe();
+
+  // Another body, another path: refused at the other instance, nothing created.
+  for (const auto& [path, other] :
+       {std::pair<std::string, std::string>{"/leads",
+                                            R"({"visitor_name":"Reuse","need_summary":"second"})"},
+        {"/contacts", R"({"first_name":"Reuse","email":"reuse@example.com"})"}}) {
+    HttpResponse r = post(*b, path, other, key);
+    EXPECT_STATUS(r, 422u);
+    EXPECT_EQ(error_of(r), kReusedKey) << "POST " << path << ":\n" << r.describe();
+    EXPECT_FALSE(replayed(r)) << r.describe();
+  }
+
+  // The same JSON value written otherwise (spacing, member order) is the same request.
+  HttpResponse same =
+      post(*b, "/leads", R"({ "need_summary" : "first", "visitor_name" : "Reuse" })", key);
+  EXPECT_STATUS(same, 201u);
+  EXPECT_TRUE(replayed(same)) << same.describe();
+  EXPECT_EQ(same.body, first.body);
+
+  // Keys belong to an API key: another API key's use of the same value is a request of its own.
+  HttpResponse other_key = post(*b, "/leads", body, key, new_api_key("second"));
+  EXPECT_STATUS(other_key, 201u);
+  EXPECT_FALSE(replayed(other_key)) << other_key.describe();
+
+  std::map<std::string, int> leads = leads_by_name();
+  EXPECT_EQ(leads["Reuse"], 2) << "one lead per API key";
+  HttpResponse contacts = a->request("GET", std::string(kBase) + "/contacts", std::nullopt,
+                                     {{"Authorization", "Bearer " + key_}});
+  ASSERT_STATUS(contacts, 200u);
+  EXPECT_EQ(total_count(contacts), 0) << "the refused POST /contacts created a contact";
 }
 
 }  // namespace
