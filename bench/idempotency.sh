@@ -42,6 +42,7 @@ nginx_pid=""
 failures=()
 
 . "$here/processes.sh"
+. "$here/wrk_results.sh"
 cleanup() {
   stop_server
   rm -rf "$work"
@@ -132,17 +133,7 @@ run_writes() {  # plain|keyed ROUND
   leads=$(lead_count)
   [ "$which" = keyed ] && check_keys_were_used "$tag" "$round"
   stop_server
-  read -r rps p50 p99 requests errors < <(awk '
-    function ms(v) {
-      if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0
-      if (v ~ /m$/) return v * 60000; if (v ~ /s$/) return v * 1000; return v }
-    /^Requests\/sec:/ { rps = $2 }
-    $1 == "50%" { p50 = ms($2) }
-    $1 == "99%" { p99 = ms($2) }
-    / requests in / { requests = $1 }
-    /Non-2xx or 3xx responses:/ { errors += $NF }
-    /Socket errors:/ { gsub(/,/, ""); errors += $4 + $6 + $8 + $10 }
-    END { printf "%.0f %.2f %.2f %d %d\n", rps, p50, p99, requests, errors }' "$out")
+  read -r rps p50 p99 requests errors < <(wrk_summary "$out")
   [ "$errors" -gt 0 ] && fail "$which round $round: $errors errors in $requests requests"
   # Each answered request created a lead (more may have been in flight when wrk stopped): fewer
   # leads would mean that keys were repeated and replayed, which measures less than a create.
@@ -154,9 +145,6 @@ run_writes() {  # plain|keyed ROUND
   rows+="| $round | $which | $rps | $p50 | $p99 | $errors/$requests |"$'\n'
   log "$which: $rps req/s p50 $p50 ms p99 $p99 ms ($errors errors in $requests requests)"
 }
-median() { tr ' ' '\n' <<<"$1" | sed '/^$/d' | sort -g | awk '{ v[NR] = $1 } END {
-  if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 # --- main -------------------------------------------------------------------------------------
 started=$(date +%s)
@@ -166,8 +154,8 @@ for round in $(seq 1 "$rounds"); do
   order=("${order[1]}" "${order[0]}")
 done
 
-mp=$(median "${rps_of[plain]}" | xargs printf '%.0f')
-mk=$(median "${rps_of[keyed]}" | xargs printf '%.0f')
+mp=$(median "${rps_of[plain]}")
+mk=$(median "${rps_of[keyed]}")
 r=$(ratio "$mk" "$mp")
 verdict=$(awk -v r="$r" 'BEGIN { print (r >= 0.85 ? "meets" : "misses") }')
 dirty=""
@@ -185,7 +173,7 @@ out="$results/idempotency.md"
   echo "|---:|---|---:|---:|---:|---:|"
   printf '%s' "$rows"
   echo
-  echo "Medians: plain $mp req/s (p50 $(median "${p50_of[plain]}") ms, p99 $(median "${p99_of[plain]}") ms), keyed $mk req/s (p50 $(median "${p50_of[keyed]}") ms, p99 $(median "${p99_of[keyed]}") ms); keyed/plain **$r** ($verdict the target >= 0.85)."
+  echo "Medians: plain $mp req/s (p50 $(median "${p50_of[plain]}" 2) ms, p99 $(median "${p99_of[plain]}" 2) ms), keyed $mk req/s (p50 $(median "${p50_of[keyed]}" 2) ms, p99 $(median "${p99_of[keyed]}" 2) ms); keyed/plain **$r** ($verdict the target >= 0.85)."
   echo
 } >"$out"
 echo

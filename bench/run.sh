@@ -67,6 +67,7 @@ failures=()
 
 # --- cleanup: whatever was started is stopped, even on errors or Ctrl-C ---------------------
 . "$(dirname "$0")/processes.sh"
+. "$(dirname "$0")/wrk_results.sh"
 stop_postgres() {
   if [ -n "$pg_dir" ]; then
     "$root/tools/test-services/postgres.sh" stop "$pg_dir" >/dev/null 2>&1 || true
@@ -355,18 +356,7 @@ run_wrk() {
   wrk -t"$threads" -c"$connections" -d"${seconds}s" --timeout "$wrk_timeout" --latency \
     -H "Authorization: Bearer $key" "${script[@]}" "http://127.0.0.1:$port$path" \
     ${lua_args[@]:+-- "${lua_args[@]}"} >"$out" 2>&1 || { cat "$out" >&2; die "wrk failed for $label"; }
-  # wrk prints latencies as 812.00us / 1.23ms / 2.00s; everything is converted to ms.
-  read -r w_rps w_p50 w_p99 w_requests w_errors < <(awk '
-    function ms(v) {
-      if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0
-      if (v ~ /m$/) return v * 60000; if (v ~ /s$/) return v * 1000; return v }
-    /^Requests\/sec:/ { rps = $2 }
-    $1 == "50%" { p50 = ms($2) }
-    $1 == "99%" { p99 = ms($2) }
-    / requests in / { requests = $1 }
-    /Non-2xx or 3xx responses:/ { errors += $NF }
-    /Socket errors:/ { gsub(/,/, ""); errors += $4 + $6 + $8 + $10 }
-    END { printf "%.0f %.2f %.2f %d %d\n", rps, p50, p99, requests, errors }' "$out")
+  read -r w_rps w_p50 w_p99 w_requests w_errors < <(wrk_summary "$out")
   if [ "$w_errors" -gt 0 ]; then
     failures+=("$label: $w_errors errors (non-2xx or socket) in $w_requests requests, see $out")
     log "ERROR: $label had $w_errors errors"

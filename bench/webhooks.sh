@@ -67,6 +67,7 @@ nginx_pid=""
 failures=()
 
 . "$(dirname "$0")/processes.sh"
+. "$(dirname "$0")/wrk_results.sh"
 cleanup() {
   stop_server
   stop_nginx
@@ -277,17 +278,7 @@ run_writes() {  # a|b|c ROUND
     pending=$(deliveries pending)
   fi
   stop_server
-  read -r rps p50 p99 requests errors < <(awk '
-    function ms(v) {
-      if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0
-      if (v ~ /m$/) return v * 60000; if (v ~ /s$/) return v * 1000; return v }
-    /^Requests\/sec:/ { rps = $2 }
-    $1 == "50%" { p50 = ms($2) }
-    $1 == "99%" { p99 = ms($2) }
-    / requests in / { requests = $1 }
-    /Non-2xx or 3xx responses:/ { errors += $NF }
-    /Socket errors:/ { gsub(/,/, ""); errors += $4 + $6 + $8 + $10 }
-    END { printf "%.0f %.2f %.2f %d %d\n", rps, p50, p99, requests, errors }' "$out")
+  read -r rps p50 p99 requests errors < <(wrk_summary "$out")
   [ "$errors" -gt 0 ] && fail "writes $which round $round: $errors errors in $requests requests"
   rps_of[$which]+="$rps "
   local note=""
@@ -295,8 +286,6 @@ run_writes() {  # a|b|c ROUND
   write_rows+="| $round | $label | $rps | $p50 | $p99 | $errors/$requests | $note |"$'\n'
   log "writes $label: $rps req/s p50 $p50 ms p99 $p99 ms $note"
 }
-median() { tr ' ' '\n' <<<"$1" | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 } END {
-  if (NR % 2) print v[(NR + 1) / 2]; else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # --- main -------------------------------------------------------------------------------------
 started=$(date +%s)
@@ -317,7 +306,6 @@ ma=$(median "${rps_of[a]}")
 mr=$(median "${rps_of[r]}")
 mb=$(median "${rps_of[b]}")
 mc=$(median "${rps_of[c]}")
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 dirty=""
 git -C "$root" diff --quiet HEAD -- src 2>/dev/null || dirty=" + uncommitted changes in src/"
 out="$results/webhooks.md"
