@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "support/fixture.hpp"
+#include "support/simultaneous.hpp"
 
 namespace leadline_test {
 namespace {
@@ -40,30 +41,15 @@ class ConcurrencyTest : public ApiTest {
                                                             int rounds) {
     const std::size_t n = writers.size();
     std::vector<std::vector<HttpResponse>> responses(n);
-    std::vector<std::string> failures(n);
-    std::vector<std::unique_ptr<HttpClient>> clients;
-    for (std::size_t i = 0; i < n; ++i) {
-      clients.push_back(std::make_unique<HttpClient>(server().host(), server().port()));
-      clients.back()->connect();
-    }
-    std::latch start(static_cast<std::ptrdiff_t>(n));
-    std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < n; ++i) {
-      threads.emplace_back([&, i] {
-        start.arrive_and_wait();
-        try {
+    const auto failures = send_simultaneously(
+        server().host(), server().port(), n, [&](std::size_t i, HttpClient& client) {
           for (int r = 0; r < rounds; ++r) {
             json::object body{{writers[i].field, writers[i].value(r)}};
-            responses[i].push_back(
-                clients[i]->request("PATCH", std::string(kBase) + target, json::serialize(body),
-                                    {{"Authorization", "Bearer " + ws_.rw.key}}));
+            responses[i].push_back(client.request("PATCH", std::string(kBase) + target,
+                                                  json::serialize(body),
+                                                  {{"Authorization", "Bearer " + ws_.rw.key}}));
           }
-        } catch (const std::exception& e) {
-          failures[i] = e.what();
-        }
-      });
-    }
-    for (auto& t : threads) t.join();
+        });
     for (std::size_t i = 0; i < n; ++i) EXPECT_TRUE(failures[i].empty()) << failures[i];
     return responses;
   }

@@ -3,12 +3,12 @@
 
 #include <gtest/gtest.h>
 
-#include <latch>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "support/simultaneous.hpp"
 #include "support/webhook_fixture.hpp"
 
 namespace leadline_test {
@@ -108,26 +108,11 @@ class IdempotencyTest : public WebhookApiTest {
     const std::string target = std::string(kBase) + path;
     const Headers headers = {{"Authorization", "Bearer " + ws_.rw.key},
                              {"Idempotency-Key", idempotency_key}};
-    std::vector<std::unique_ptr<HttpClient>> clients;
-    for (std::size_t i = 0; i < n; ++i) {
-      clients.push_back(std::make_unique<HttpClient>(server().host(), server().port()));
-      clients.back()->connect();
-    }
     std::vector<HttpResponse> responses(n);
-    std::vector<std::string> failures(n);
-    std::latch start(static_cast<std::ptrdiff_t>(n));
-    std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < n; ++i) {
-      threads.emplace_back([&, i] {
-        start.arrive_and_wait();
-        try {
-          responses[i] = clients[i]->request("POST", target, body, headers);
-        } catch (const std::exception& e) {
-          failures[i] = e.what();
-        }
-      });
-    }
-    for (auto& t : threads) t.join();
+    const auto failures = send_simultaneously(
+        server().host(), server().port(), n, [&](std::size_t i, HttpClient& client) {
+          responses[i] = client.request("POST", target, body, headers);
+        });
     for (const auto& f : failures) {
       if (!f.empty()) throw std::runtime_error("a simultaneous request failed: " + f);
     }

@@ -102,20 +102,38 @@ TEST_P(IdempotencyStoreTest, AJoinedWriteThatKeepsNothingUndoesOnlyItself) {
   EXPECT_EQ(lead_count(), 1);
 }
 
+// A request with `key` that runs on its own thread until release(), then answers `body`.
+class HeldRequest {
+ public:
+  HeldRequest(Database& db, const IdempotentRequest& request, std::string body)
+      : thread_([this, &db, request, body = std::move(body)] {
+          db.idempotency().run_once(request, [&]() -> std::optional<StoredAnswer> {
+            inside_ = true;
+            while (!release_) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            return StoredAnswer{201, body};
+          });
+        }) {
+    while (!inside_) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ~HeldRequest() { release(); }
+  HeldRequest(const HeldRequest&) = delete;
+  HeldRequest& operator=(const HeldRequest&) = delete;
+
+  void release() {
+    release_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  std::atomic<bool> inside_{false};
+  std::atomic<bool> release_{false};
+  std::thread thread_;
+};
+
 TEST_P(IdempotencyStoreTest, ASecondRequestWhileTheFirstRunsIsBusy) {
-  std::atomic<bool> inside{false};
-  std::atomic<bool> release{false};
-  std::thread first([&] {
-    store_->idempotency().run_once(request("k1"), [&]() -> std::optional<StoredAnswer> {
-      inside = true;
-      while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      return StoredAnswer{201, "{}"};
-    });
-  });
-  while (!inside) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  HeldRequest first(*store_, request("k1"), "{}");
   EXPECT_TRUE(std::holds_alternative<KeyBusy>(create_lead(request("k1"))));
-  release = true;
-  first.join();
+  first.release();
   EXPECT_TRUE(std::holds_alternative<Replayed>(create_lead(request("k1"))));
 }
 
@@ -123,16 +141,7 @@ TEST_P(IdempotencyStoreTest, AnotherDatabaseHandleSeesTheKeyBusyToo) {
   // A second instance on the same database: only the database can tell it (PostgreSQL's lock;
   // SQLite's one writer makes the second wait for the first's answer instead).
   auto second = open_database(url(), clock_);
-  std::atomic<bool> inside{false};
-  std::atomic<bool> release{false};
-  std::thread first([&] {
-    store_->idempotency().run_once(request("k1"), [&]() -> std::optional<StoredAnswer> {
-      inside = true;
-      while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      return StoredAnswer{201, "{\"first\":true}"};
-    });
-  });
-  while (!inside) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  HeldRequest first(*store_, request("k1"), "{\"first\":true}");
   if (backend() == Backend::kPostgres) {
     const auto outcome =
         second->idempotency().run_once(request("k1"), []() -> std::optional<StoredAnswer> {
@@ -140,8 +149,7 @@ TEST_P(IdempotencyStoreTest, AnotherDatabaseHandleSeesTheKeyBusyToo) {
         });
     EXPECT_TRUE(std::holds_alternative<KeyBusy>(outcome));
   }
-  release = true;
-  first.join();
+  first.release();
   const auto later =
       second->idempotency().run_once(request("k1"), []() -> std::optional<StoredAnswer> {
         return StoredAnswer{201, "{}"};
