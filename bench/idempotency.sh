@@ -16,18 +16,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-build=${BENCH_BUILD:-build-bench}
-case $build in /*) ;; *) build="$root/$build" ;; esac
-leadline="$build/leadline"
-results="$build/results"
-raw="$results/raw"
-api_base="/api/v1/external"
+. "$here/settings.sh"
 
-seconds=${BENCH_SECONDS:-10}
-threads=${BENCH_THREADS:-2}
-connections=${BENCH_CONNECTIONS:-64}
-wrk_timeout=${BENCH_TIMEOUT:-30s}
 rounds=${BENCH_IDEM_ROUNDS:-5}
 
 [ -x "$leadline" ] || { echo "bench: $leadline is not built (run 'make bench-build')" >&2; exit 3; }

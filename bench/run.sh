@@ -17,19 +17,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-build=${BENCH_BUILD:-build-bench}
-case $build in /*) ;; *) build="$root/$build" ;; esac
-leadline="$build/leadline"
-gen="$build/tools/gen_dataset"
-results="$build/results"
-raw="$results/raw"
-api_base="/api/v1/external"
+. "$here/settings.sh"
 
-seconds=${BENCH_SECONDS:-10}
-threads=${BENCH_THREADS:-2}
-connections=${BENCH_CONNECTIONS:-64}
-wrk_timeout=${BENCH_TIMEOUT:-30s}
 deep_page=${BENCH_DEEP_PAGE:-1000}
 chunk=${BENCH_CHUNK:-100000}
 
@@ -66,8 +55,8 @@ pg_dir=""
 failures=()
 
 # --- cleanup: whatever was started is stopped, even on errors or Ctrl-C ---------------------
-. "$(dirname "$0")/processes.sh"
-. "$(dirname "$0")/wrk_results.sh"
+. "$here/processes.sh"
+. "$here/wrk_results.sh"
 stop_postgres() {
   if [ -n "$pg_dir" ]; then
     "$root/tools/test-services/postgres.sh" stop "$pg_dir" >/dev/null 2>&1 || true

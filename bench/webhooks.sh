@@ -32,21 +32,10 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-build=${BENCH_BUILD:-build-bench}
-case $build in /*) ;; *) build="$root/$build" ;; esac
-leadline="$build/leadline"
+. "$here/settings.sh"
 before=${BENCH_BEFORE_LEADLINE:-$build/before/build/leadline}
-gen="$build/tools/gen_dataset"
 latency_tool="$build/tools/webhook_latency"
-results="$build/results"
-raw="$results/raw"
-api_base="/api/v1/external"
 
-seconds=${BENCH_SECONDS:-10}
-threads=${BENCH_THREADS:-2}
-connections=${BENCH_CONNECTIONS:-64}
-wrk_timeout=${BENCH_TIMEOUT:-30s}
 drain_leads=${BENCH_WH_LEADS:-20000}
 rounds=${BENCH_WH_ROUNDS:-3}
 probes=${BENCH_WH_PROBES:-300}
@@ -66,8 +55,8 @@ server_pid=""
 nginx_pid=""
 failures=()
 
-. "$(dirname "$0")/processes.sh"
-. "$(dirname "$0")/wrk_results.sh"
+. "$here/processes.sh"
+. "$here/wrk_results.sh"
 cleanup() {
   stop_server
   stop_nginx
