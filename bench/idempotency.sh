@@ -9,7 +9,7 @@
 # every run, the medians and keyed/plain.
 #
 # Environment (defaults in brackets): BENCH_BUILD [build-bench], BENCH_SECONDS [10],
-# BENCH_THREADS [2], BENCH_CONNECTIONS [64], BENCH_TIMEOUT [30s], BENCH_IDEM_ROUNDS [5].
+# BENCH_THREADS [2], BENCH_CONNECTIONS [64], BENCH_TIMEOUT [30s], BENCH_IDEM_ROUNDS [9].
 # Result: BENCH_BUILD/results/idempotency.md; raw wrk output in BENCH_BUILD/results/raw/idem-*.
 # Exits non-zero when a request failed, or when the server does not replay a keyed request
 # (the scenario would then measure a header the server ignores), or a keyed run repeated keys.
@@ -18,7 +18,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/settings.sh"
 
-rounds=${BENCH_IDEM_ROUNDS:-5}
+rounds=${BENCH_IDEM_ROUNDS:-9}
 
 [ -x "$leadline" ] || { echo "bench: $leadline is not built (run 'make bench-build')" >&2; exit 3; }
 for tool in wrk curl; do

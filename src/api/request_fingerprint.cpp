@@ -6,12 +6,14 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 #include <cmath>
 #include <optional>
 #include <vector>
+
+#include "record_json/json_writer.hpp"
 
 namespace leadline::api {
 
@@ -21,7 +23,7 @@ namespace {
 // integer it equals.
 constexpr double kExactIntegerLimit = 9007199254740992.0;
 
-void append_canonical(std::string& out, const boost::json::value& v) {
+void write_canonical(record_json::JsonWriter& w, const boost::json::value& v) {
   switch (v.kind()) {
     case boost::json::kind::object: {
       const auto& object = v.get_object();
@@ -30,39 +32,44 @@ void append_canonical(std::string& out, const boost::json::value& v) {
       for (const auto& member : object) members.push_back(&member);
       std::sort(members.begin(), members.end(),
                 [](const auto* a, const auto* b) { return a->key() < b->key(); });
-      out.push_back('{');
-      for (std::size_t i = 0; i < members.size(); ++i) {
-        if (i > 0) out.push_back(',');
-        out += boost::json::serialize(boost::json::string_view(members[i]->key()));
-        out.push_back(':');
-        append_canonical(out, members[i]->value());
+      w.begin_object();
+      for (const auto* member : members) {
+        w.key(member->key());
+        write_canonical(w, member->value());
       }
-      out.push_back('}');
+      w.end_object();
       return;
     }
-    case boost::json::kind::array: {
-      out.push_back('[');
-      bool first = true;
-      for (const auto& element : v.get_array()) {
-        if (!first) out.push_back(',');
-        first = false;
-        append_canonical(out, element);
-      }
-      out.push_back(']');
+    case boost::json::kind::array:
+      w.begin_array();
+      for (const auto& element : v.get_array()) write_canonical(w, element);
+      w.end_array();
       return;
-    }
+    case boost::json::kind::string:
+      w.string(v.get_string());
+      return;
+    case boost::json::kind::int64:
+      w.number(v.get_int64());
+      return;
+    case boost::json::kind::uint64:
+      // Only above INT64_MAX (smaller ones parse as int64): one spelling each.
+      w.raw(std::to_string(v.get_uint64()));
+      return;
     case boost::json::kind::double_: {
       const double d = v.get_double();
       if (std::trunc(d) == d && std::fabs(d) < kExactIntegerLimit) {
-        out += std::to_string(static_cast<std::int64_t>(d));
-        return;
+        w.number(static_cast<std::int64_t>(d));
+      } else {
+        w.number(d);
       }
-      out += boost::json::serialize(v);
       return;
     }
-    default:
-      // Strings, integers, booleans and null have one serialization each.
-      out += boost::json::serialize(v);
+    case boost::json::kind::bool_:
+      w.boolean(v.get_bool());
+      return;
+    case boost::json::kind::null:
+      w.null();
+      return;
   }
 }
 
@@ -83,12 +90,16 @@ std::string hex_sha256(std::string_view data) {
 }  // namespace
 
 std::optional<std::string> canonical_json(std::string_view body) {
+  // Request bodies are small: parsed into a buffer on the stack, without an allocation each.
+  unsigned char buffer[4096];
+  boost::json::monotonic_resource resource(buffer, sizeof buffer);
   boost::json::error_code ec;
-  const boost::json::value v = boost::json::parse(body, ec);
+  const boost::json::value v = boost::json::parse(body, ec, &resource);
   if (ec) return std::nullopt;
   std::string out;
   out.reserve(body.size());
-  append_canonical(out, v);
+  record_json::JsonWriter w(out);
+  write_canonical(w, v);
   return out;
 }
 

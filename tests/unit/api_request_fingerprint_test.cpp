@@ -48,7 +48,7 @@ TEST(RequestFingerprint, ABodyThatIsNotJsonComparesByteForByte) {
 
 TEST(RequestFingerprint, CanonicalJsonSortsMembers) {
   EXPECT_EQ(canonical_json(R"({"b":[true,false],"a":-0.0,"c":2.5})"),
-            std::optional<std::string>(R"({"a":0,"b":[true,false],"c":2.5E0})"));
+            std::optional<std::string>(R"({"a":0,"b":[true,false],"c":2.5})"));
   EXPECT_EQ(canonical_json("{"), std::nullopt);
 }
 
