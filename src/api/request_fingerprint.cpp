@@ -2,10 +2,7 @@
 // the same data, in another key order or with other spacing, is recognised as repeating it.
 #include "api/request_fingerprint.hpp"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
-#include <array>
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
@@ -13,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "auth/sha256_hex.hpp"
 #include "record_json/json_writer.hpp"
 
 namespace leadline::api {
@@ -73,20 +71,6 @@ void write_canonical(record_json::JsonWriter& w, const boost::json::value& v) {
   }
 }
 
-std::string hex_sha256(std::string_view data) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int length = 0;
-  EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_sha256(), nullptr);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(length * 2);
-  for (unsigned int i = 0; i < length; ++i) {
-    out.push_back(kHex[digest[i] >> 4]);
-    out.push_back(kHex[digest[i] & 0xF]);
-  }
-  return out;
-}
-
 }  // namespace
 
 std::optional<std::string> canonical_json(std::string_view body) {
@@ -119,7 +103,7 @@ std::string request_fingerprint(std::string_view method, std::string_view path,
     text.append("raw").push_back('\0');
     text.append(body);
   }
-  return hex_sha256(text);
+  return auth::sha256_hex(text);
 }
 
 }  // namespace leadline::api

@@ -2,11 +2,12 @@
 #include "auth/api_key.hpp"
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
 #include <openssl/rand.h>
 
 #include <array>
 #include <stdexcept>
+
+#include "auth/sha256_hex.hpp"
 
 namespace leadline::auth {
 
@@ -56,19 +57,7 @@ std::string generate_api_key() {
 }
 
 std::string hash_api_key(std::string_view key) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int length = 0;
-  if (EVP_Digest(key.data(), key.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1) {
-    throw std::runtime_error("SHA-256 digest failed");
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(length * 2);
-  for (unsigned int i = 0; i < length; ++i) {
-    hex.push_back(kHex[digest[i] >> 4]);
-    hex.push_back(kHex[digest[i] & 0x0F]);
-  }
-  return hex;
+  return sha256_hex(key);
 }
 
 std::string display_prefix(std::string_view key) {
