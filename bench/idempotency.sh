@@ -20,29 +20,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 rounds=${BENCH_IDEM_ROUNDS:-9}
 
-[ -x "$leadline" ] || { echo "bench: $leadline is not built (run 'make bench-build')" >&2; exit 3; }
-for tool in wrk curl; do
-  command -v "$tool" >/dev/null || { echo "bench: $tool is missing (run 'make bench')" >&2; exit 3; }
-done
-
-mkdir -p "$results" "$raw"
-work=$(mktemp -d "${TMPDIR:-/tmp}/leadline-bench-idem-XXXXXX")
-server_pid=""
-nginx_pid=""
-failures=()
-
 . "$here/processes.sh"
 . "$here/wrk_results.sh"
-cleanup() {
-  stop_server
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-log() { printf '%s bench-idempotency: %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { log "ERROR: $*"; exit 1; }
-fail() { failures+=("$*"); log "ERROR: $*"; }
+require_built "$leadline"
+require_tools wrk curl
+bench_session bench-idempotency
 
 # A new empty SQLite database with a workspace and a read+write key; sets db and key.
 fresh_db() {

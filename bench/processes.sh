@@ -1,6 +1,7 @@
 # Sourced by bench/run.sh, bench/webhooks.sh and bench/idempotency.sh: the processes a benchmark
 # starts and stops.
-# Uses the caller's globals server_pid, nginx_pid, port and work, and its die().
+# Uses the globals results, raw (settings.sh) and the session's own: server_pid, nginx_pid, port,
+# work, failures.
 
 # SIGTERM drains in-flight requests and flushes usage; give it a moment, then insist.
 stop_server() {
@@ -50,3 +51,42 @@ launch_server() {
   done
   [ -n "$port" ] || { cat "$work/server.log" >&2; die "leadline serve did not start"; }
 }
+
+# require_built FILE...: exits 3 unless each is an executable of the bench build.
+require_built() {
+  local exe
+  for exe in "$@"; do
+    [ -x "$exe" ] || { echo "bench: $exe is not built (run 'make bench-build')" >&2; exit 3; }
+  done
+}
+
+# require_tools TOOL...: exits 3 unless each is installed.
+require_tools() {
+  local tool
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null || { echo "bench: $tool is missing (run 'make bench')" >&2; exit 3; }
+  done
+}
+
+# bench_session NAME: the results folders, a scratch folder `work`, no processes yet, and on any
+# exit (errors and Ctrl-C included) everything started is stopped: the server, nginx, and what
+# the caller's stop_extra stops, if it defines one. log/die/fail print under NAME.
+bench_session() {
+  bench_name=$1
+  mkdir -p "$results" "$raw"
+  work=$(mktemp -d "${TMPDIR:-/tmp}/leadline-$1-XXXXXX")
+  server_pid=""
+  nginx_pid=""
+  failures=()
+  trap bench_cleanup EXIT
+  trap 'exit 130' INT TERM
+}
+bench_cleanup() {
+  stop_server
+  stop_nginx
+  if declare -F stop_extra >/dev/null; then stop_extra; fi
+  rm -rf "$work"
+}
+log() { printf '%s %s: %s\n' "$(date +%H:%M:%S)" "$bench_name" "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+fail() { failures+=("$*"); log "ERROR: $*"; }

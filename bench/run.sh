@@ -40,40 +40,19 @@ else
   backends=${backends_arg:-${BENCH_BACKENDS:-sqlite,postgres}}
 fi
 
-for exe in "$leadline" "$gen"; do
-  [ -x "$exe" ] || { echo "bench: $exe is not built (run 'make bench')" >&2; exit 3; }
-done
-for tool in wrk curl /usr/sbin/nginx; do
-  command -v "$tool" >/dev/null || { echo "bench: $tool is missing (run 'make bench')" >&2; exit 3; }
-done
-
-mkdir -p "$results" "$raw"
-work=$(mktemp -d "${TMPDIR:-/tmp}/leadline-bench-XXXXXX")
-server_pid=""
-nginx_pid=""
-pg_dir=""
-failures=()
-
-# --- cleanup: whatever was started is stopped, even on errors or Ctrl-C ---------------------
 . "$here/processes.sh"
 . "$here/wrk_results.sh"
+require_built "$leadline" "$gen"
+require_tools wrk curl /usr/sbin/nginx
+pg_dir=""
 stop_postgres() {
   if [ -n "$pg_dir" ]; then
     "$root/tools/test-services/postgres.sh" stop "$pg_dir" >/dev/null 2>&1 || true
   fi
   pg_dir=""
 }
-cleanup() {
-  stop_server
-  stop_nginx
-  stop_postgres
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-log() { printf '%s bench: %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { log "ERROR: $*"; exit 1; }
+stop_extra() { stop_postgres; }
+bench_session bench
 
 # --- dataset ----------------------------------------------------------------------------------
 # Generated once per size into BENCH_BUILD/data/ and reused: the generator is deterministic.

@@ -42,32 +42,11 @@ probes=${BENCH_WH_PROBES:-300}
 interval_ms=${BENCH_WH_INTERVAL_MS:-20}
 drain_limit=${BENCH_WH_DRAIN_LIMIT:-600}
 
-for exe in "$leadline" "$before" "$gen" "$latency_tool"; do
-  [ -x "$exe" ] || { echo "bench: $exe is not built (run 'make bench-build')" >&2; exit 3; }
-done
-for tool in wrk curl /usr/sbin/nginx; do
-  command -v "$tool" >/dev/null || { echo "bench: $tool is missing (run 'make bench')" >&2; exit 3; }
-done
-
-mkdir -p "$results" "$raw"
-work=$(mktemp -d "${TMPDIR:-/tmp}/leadline-bench-webhooks-XXXXXX")
-server_pid=""
-nginx_pid=""
-failures=()
-
 . "$here/processes.sh"
 . "$here/wrk_results.sh"
-cleanup() {
-  stop_server
-  stop_nginx
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-log() { printf '%s bench-webhooks: %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { log "ERROR: $*"; exit 1; }
-fail() { failures+=("$*"); log "ERROR: $*"; }
+require_built "$leadline" "$before" "$gen" "$latency_tool"
+require_tools wrk curl /usr/sbin/nginx
+bench_session bench-webhooks
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
