@@ -60,13 +60,18 @@ class SyncWindowsTest : public ApiTest {
     return ids;
   }
 
-  // Ids of every page following next_cursor, checking total_count on each.
-  std::vector<std::string> cursor_walk(const std::string& resource, const std::string& query,
-                                       int limit, std::int64_t expected_total) {
+  enum class Paging { kCursor, kPageNumber };
+
+  // Ids of every page, following next_cursor or asking for page=1, 2, ... until a page says
+  // there is no more, checking total_count on each.
+  std::vector<std::string> walk(Paging paging, const std::string& resource,
+                                const std::string& query, int limit, std::int64_t expected_total) {
     std::vector<std::string> ids;
     std::string cursor;
-    for (int guard = 0; guard < 200; ++guard) {
-      std::string q = join("limit=" + std::to_string(limit), query);
+    for (int page = 1; page < 200; ++page) {
+      std::string q = "limit=" + std::to_string(limit);
+      if (paging == Paging::kPageNumber) q += "&page=" + std::to_string(page);
+      q = join(q, query);
       if (!cursor.empty()) q += "&cursor=" + url_encode(cursor);
       HttpResponse r = list(resource, q);
       EXPECT_TRUE(is_list_envelope(r)) << r.describe();
@@ -75,28 +80,9 @@ class SyncWindowsTest : public ApiTest {
       EXPECT_EQ(p.at("total_count").as_int64(), expected_total) << q;
       for (auto& id : ids_of(r.data().as_array())) ids.push_back(id);
       if (!p.at("has_more").as_bool()) return ids;
-      cursor = str(p.at("next_cursor"));
+      if (paging == Paging::kCursor) cursor = str(p.at("next_cursor"));
     }
-    ADD_FAILURE() << "cursor walk did not end";
-    return ids;
-  }
-
-  // Ids of page=1, 2, ... until a page says there is no more, checking total_count on each.
-  std::vector<std::string> page_walk(const std::string& resource, const std::string& query,
-                                     int limit, std::int64_t expected_total) {
-    std::vector<std::string> ids;
-    for (int page = 1; page < 200; ++page) {
-      const std::string q =
-          join("limit=" + std::to_string(limit) + "&page=" + std::to_string(page), query);
-      HttpResponse r = list(resource, q);
-      EXPECT_TRUE(is_list_envelope(r)) << r.describe();
-      if (!is_list_envelope(r)) return ids;
-      const auto& p = r.object().at("pagination").as_object();
-      EXPECT_EQ(p.at("total_count").as_int64(), expected_total) << q;
-      for (auto& id : ids_of(r.data().as_array())) ids.push_back(id);
-      if (!p.at("has_more").as_bool()) return ids;
-    }
-    ADD_FAILURE() << "page walk did not end";
+    ADD_FAILURE() << "walk did not end";
     return ids;
   }
 
@@ -119,8 +105,8 @@ class SyncWindowsTest : public ApiTest {
           ASSERT_TRUE(is_list_envelope(one)) << one.describe();
           EXPECT_EQ(ids_of(one.data().as_array()), expected);
           EXPECT_EQ(total_count(one), n);
-          EXPECT_EQ(cursor_walk(resource, q, 3, n), expected);
-          EXPECT_EQ(page_walk(resource, q, 4, n), expected);
+          EXPECT_EQ(walk(Paging::kCursor, resource, q, 3, n), expected);
+          EXPECT_EQ(walk(Paging::kPageNumber, resource, q, 4, n), expected);
         }
       }
     }
