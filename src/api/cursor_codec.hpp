@@ -11,6 +11,9 @@
 
 namespace leadline::api {
 
+// Between the parts of a binding (workspace, endpoint, each filter): a byte no part contains.
+inline constexpr char kBindingSeparator = '\x1f';
+
 class CursorCodec {
  public:
   explicit CursorCodec(std::string secret) : secret_(std::move(secret)) {}

@@ -62,9 +62,8 @@ std::string updated_window_binding(const store::UpdatedWindow& window) {
   const auto bound = [](const std::optional<domain::Timestamp>& t) {
     return t ? std::to_string(t->unix_ms) : std::string();
   };
-  // The separator cursor_binding puts between parts; written apart so no hex digit follows it.
-  constexpr char kSeparator = '\x1f';
-  return kSeparator + ("since=" + bound(window.since)) + kSeparator +
+  // Two more parts after cursor_binding's.
+  return kBindingSeparator + ("since=" + bound(window.since)) + kBindingSeparator +
          "before=" + bound(window.before);
 }
 

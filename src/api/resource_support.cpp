@@ -44,10 +44,10 @@ Decoded<boost::json::object> json_body(const http::Request& request) {
 std::string cursor_binding(const ResourceContext& ctx, std::string_view endpoint,
                            std::initializer_list<std::string_view> parts) {
   std::string binding = ctx.workspace.value;
-  binding.push_back('\x1f');
+  binding.push_back(kBindingSeparator);
   binding.append(endpoint);
   for (auto p : parts) {
-    binding.push_back('\x1f');
+    binding.push_back(kBindingSeparator);
     binding.append(p);
   }
   return binding;
