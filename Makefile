@@ -9,7 +9,8 @@ DB        ?= sqlite:./data/leadline.db
 DEB_PACKAGES := g++ cmake ninja-build pkg-config libboost1.81-dev libboost-json1.81-dev \
                 libboost-url1.81-dev libboost-program-options1.81-dev libsqlite3-dev libpq-dev \
                 libhiredis-dev libssl-dev libgtest-dev postgresql redis-server clang-14 \
-                libclang-rt-14-dev libtomlplusplus-dev ccache mold libcurl4-openssl-dev
+                libclang-rt-14-dev libtomlplusplus-dev ccache mold libcurl4-openssl-dev \
+                libsodium-dev
 
 # Installing needs root: as another user the Makefile runs apt-get through sudo.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

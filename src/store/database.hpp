@@ -20,7 +20,9 @@
 #include "store/lead_store.hpp"
 #include "store/operation.hpp"
 #include "store/operation_runner.hpp"
+#include "store/session_store.hpp"
 #include "store/usage_store.hpp"
+#include "store/user_store.hpp"
 #include "store/webhook_store.hpp"
 #include "store/workspace_store.hpp"
 
@@ -45,6 +47,8 @@ class Database {
   WebhookStore& webhooks() { return webhooks_; }
   DeliveryStore& deliveries() { return deliveries_; }
   IdempotencyStore& idempotency() { return idempotency_; }
+  UserStore& users() { return users_; }
+  SessionStore& sessions() { return sessions_; }
 
   // Notified after a committed write recorded deliveries (wakes the delivery workers).
   DeliverySignal& delivery_signal() { return runner_.delivery_signal(); }
@@ -69,6 +73,8 @@ class Database {
   WebhookStore webhooks_{runner_};
   DeliveryStore deliveries_{runner_};
   IdempotencyStore idempotency_{runner_};
+  UserStore users_{runner_};
+  SessionStore sessions_{runner_};
   std::string cursor_secret_;
 };
 

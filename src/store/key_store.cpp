@@ -91,13 +91,26 @@ std::vector<domain::ApiKeyRecord> KeyStore::list(const domain::WorkspaceId& ws) 
 }
 
 std::variant<domain::ApiKeyRecord, NotFound> KeyStore::revoke(const domain::ApiKeyId& id) {
+  return revoke_where(id, std::nullopt);
+}
+
+std::variant<domain::ApiKeyRecord, NotFound> KeyStore::revoke(const domain::WorkspaceId& ws,
+                                                              const domain::ApiKeyId& id) {
+  return revoke_where(id, ws);
+}
+
+std::variant<domain::ApiKeyRecord, NotFound> KeyStore::revoke_where(
+    const domain::ApiKeyId& id, const std::optional<domain::WorkspaceId>& ws) {
   static const Operation op("revoke_api_key");
   // COALESCE keeps the first revocation time; RETURNING reads the row in the same statement.
+  // A workspace given must own the key (the dashboard); the operator's command gives none.
   static const std::string sql =
-      "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING " +
+      "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? "
+      "AND (CAST(? AS TEXT) IS NULL OR workspace_id = ?) RETURNING " +
       std::string(kKeyColumns);
   return runner_.write(op, [&](sql::Connection& c) -> std::variant<domain::ApiKeyRecord, NotFound> {
-    auto key = first_key(c.query(sql, sql::Params().int64(runner_.now().unix_ms).id(id)));
+    auto key = first_key(
+        c.query(sql, sql::Params().int64(runner_.now().unix_ms).id(id).opt_id(ws).opt_id(ws)));
     if (!key) return NotFound{};
     return *key;
   });

@@ -22,8 +22,14 @@ class KeyStore {
   std::vector<domain::ApiKeyRecord> list(const domain::WorkspaceId& ws);
   // Sets revoked_at once; a second revoke keeps the first time.
   std::variant<domain::ApiKeyRecord, NotFound> revoke(const domain::ApiKeyId& id);
+  // The same, only when the key belongs to `ws`.
+  std::variant<domain::ApiKeyRecord, NotFound> revoke(const domain::WorkspaceId& ws,
+                                                      const domain::ApiKeyId& id);
 
  private:
+  std::variant<domain::ApiKeyRecord, NotFound> revoke_where(
+      const domain::ApiKeyId& id, const std::optional<domain::WorkspaceId>& ws);
+
   OperationRunner& runner_;
 };
 
