@@ -2,8 +2,11 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <mutex>
+#include <semaphore>
 #include <stdexcept>
+#include <thread>
 
 namespace leadline::auth {
 
@@ -13,6 +16,20 @@ namespace {
 // lane). More memory would make every sign-in, and a flood of them, cost more of the server.
 constexpr unsigned long long kPasses = 2;
 constexpr std::size_t kMemoryBytes = 19u * 1024 * 1024;
+
+// Each hash holds 19 MiB for its duration: a flood of sign-ins waits its turn here rather than
+// multiplying that by the blocking pool's 64 threads. One per core keeps every core busy.
+std::counting_semaphore<>& hashing_slots() {
+  static std::counting_semaphore<> slots(std::max(1u, std::thread::hardware_concurrency()));
+  return slots;
+}
+
+struct HashingSlot {
+  HashingSlot() { hashing_slots().acquire(); }
+  ~HashingSlot() { hashing_slots().release(); }
+  HashingSlot(const HashingSlot&) = delete;
+  HashingSlot& operator=(const HashingSlot&) = delete;
+};
 
 void ensure_sodium() {
   static std::once_flag once;
@@ -26,6 +43,7 @@ void ensure_sodium() {
 std::string hash_password(std::string_view password) {
   ensure_sodium();
   char out[crypto_pwhash_STRBYTES];
+  const HashingSlot slot;
   if (crypto_pwhash_str_alg(out, password.data(), password.size(), kPasses, kMemoryBytes,
                             crypto_pwhash_ALG_ARGON2ID13) != 0) {
     throw std::runtime_error("password hashing ran out of memory");
@@ -35,6 +53,7 @@ std::string hash_password(std::string_view password) {
 
 bool verify_password(std::string_view password, const std::string& stored) {
   ensure_sodium();
+  const HashingSlot slot;
   return crypto_pwhash_str_verify(stored.c_str(), password.data(), password.size()) == 0;
 }
 

@@ -53,6 +53,9 @@ class Database {
   // Notified after a committed write recorded deliveries (wakes the delivery workers).
   DeliverySignal& delivery_signal() { return runner_.delivery_signal(); }
 
+  // The store's clock: what writes stamp and sessions expire by.
+  domain::Timestamp now() const { return runner_.now(); }
+
   // Secret for cursor HMACs; the same for every instance on this database.
   const std::string& cursor_secret() const { return cursor_secret_; }
 
