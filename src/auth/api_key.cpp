@@ -2,23 +2,13 @@
 #include "auth/api_key.hpp"
 
 #include <openssl/crypto.h>
-#include <openssl/rand.h>
 
-#include <array>
-#include <stdexcept>
-
+#include "auth/random_text.hpp"
 #include "auth/sha256_hex.hpp"
 
 namespace leadline::auth {
 
 namespace {
-
-constexpr std::string_view kAlphabet =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-static_assert(kAlphabet.size() == 62);
-
-// 248 = 4 * 62: bytes at or above it are rejected so every character is equally likely.
-constexpr unsigned kAcceptBelow = 256 - 256 % kAlphabet.size();
 
 bool is_alnum_ascii(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
@@ -40,20 +30,7 @@ bool iequals_ascii(std::string_view a, std::string_view b) {
 }  // namespace
 
 std::string generate_api_key() {
-  std::string key(kKeyPrefix);
-  key.reserve(kKeyPrefix.size() + kKeyRandomLength);
-  std::array<unsigned char, 64> pool{};
-  while (key.size() < kKeyPrefix.size() + kKeyRandomLength) {
-    if (RAND_bytes(pool.data(), static_cast<int>(pool.size())) != 1) {
-      throw std::runtime_error("RAND_bytes failed");
-    }
-    for (const unsigned char b : pool) {
-      if (b >= kAcceptBelow) continue;
-      key.push_back(kAlphabet[b % kAlphabet.size()]);
-      if (key.size() == kKeyPrefix.size() + kKeyRandomLength) break;
-    }
-  }
-  return key;
+  return std::string(kKeyPrefix) + random_alphanumeric(kKeyRandomLength);
 }
 
 std::string hash_api_key(std::string_view key) {

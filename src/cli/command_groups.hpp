@@ -12,5 +12,6 @@ std::vector<Command> workspaces_commands();  // workspaces create|list
 std::vector<Command> keys_commands();        // keys create|list|revoke|usage
 std::vector<Command> people_commands();      // reps add, agents add, departments add
 std::vector<Command> import_commands();      // import
+std::vector<Command> users_commands();       // users add|list|reset|remove
 
 }  // namespace leadline::cli

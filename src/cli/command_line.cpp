@@ -16,8 +16,8 @@ namespace {
 
 std::vector<Command> all_commands() {
   std::vector<Command> commands;
-  for (auto group :
-       {serve_commands, workspaces_commands, keys_commands, people_commands, import_commands}) {
+  for (auto group : {serve_commands, workspaces_commands, keys_commands, users_commands,
+                     people_commands, import_commands}) {
     for (auto& command : group()) {
       auto common = common_options();
       command.spec.options.insert(command.spec.options.end(), common.begin(), common.end());

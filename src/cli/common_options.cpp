@@ -1,9 +1,10 @@
 // Shared option handling: database location, workspace and id resolution.
 #include "cli/common_options.hpp"
 
-#include <cstdlib>
 #include <exception>
 
+#include "cli/setting_sources.hpp"
+#include "domain/field_rules.hpp"
 #include "domain/unicode_text.hpp"
 #include "domain/uuid.hpp"
 
@@ -19,13 +20,10 @@ std::vector<OptionSpec> common_options() {
 }
 
 Result<std::string> resolve_db_url(const ParsedArguments& args) {
-  if (auto flag = args.value("db")) {
-    if (flag->empty()) return usage_failure("--db must not be empty");
-    return *flag;
-  }
-  const char* env = std::getenv("LEADLINE_DB");
-  if (env != nullptr && *env != '\0') return std::string(env);
-  return std::string(kDefaultDbUrl);
+  auto given = flag_or_env(args, "db", "LEADLINE_DB");
+  if (!given) return std::string(kDefaultDbUrl);
+  if (given->value.empty()) return usage_failure("--db must not be empty");
+  return given->value;
 }
 
 Result<std::unique_ptr<store::Database>> open_store(const ParsedArguments& args) {
@@ -52,6 +50,10 @@ Result<std::string> uuid_option(const ParsedArguments& args, const std::string& 
   return *id;
 }
 
+OptionSpec workspace_option() {
+  return {.name = "workspace", .value_name = "WS", .help = "workspace id", .required = true};
+}
+
 Result<domain::WorkspaceId> existing_workspace(store::Database& db, const ParsedArguments& args) {
   auto id = uuid_option(args, "workspace");
   if (auto* f = std::get_if<Failure>(&id)) return *f;
@@ -67,6 +69,17 @@ Result<std::string> required_text_option(const ParsedArguments& args, const std:
     return usage_failure("--" + option + " must not be empty");
   }
   return std::string(domain::trim_unicode_space(text));
+}
+
+Result<std::string> required_text_option(const ParsedArguments& args, const std::string& option,
+                                         std::size_t max_code_points) {
+  auto text = required_text_option(args, option);
+  if (auto* f = std::get_if<Failure>(&text)) return *f;
+  if (auto error =
+          domain::check_max_length("--" + option, std::get<std::string>(text), max_code_points)) {
+    return usage_failure(*error);
+  }
+  return text;
 }
 
 }  // namespace leadline::cli

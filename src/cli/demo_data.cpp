@@ -4,6 +4,8 @@
 #include <boost/json/array.hpp>
 
 #include "auth/api_key.hpp"
+#include "auth/password_hash.hpp"
+#include "auth/random_text.hpp"
 #include "cli/demo_records.hpp"
 #include "cli/this_binary.hpp"
 
@@ -12,6 +14,8 @@ namespace leadline::cli {
 namespace {
 
 constexpr const char* kDemoWorkspaceName = "Demo";
+constexpr const char* kDemoUserEmail = "demo@example.com";
+constexpr const char* kDemoUserName = "Demo User";
 
 // Reps go on through update_lead because a lead's create fields (and so the import) carry no
 // rep: the same path an API client would use.
@@ -27,6 +31,33 @@ void assign_reps(store::Database& db, const domain::WorkspaceId& ws,
     patch.assigned_rep_id = domain::FieldUpdate<domain::RepId>::set({reps[i % reps.size()].id});
     db.leads().update(ws, leads[i].id, patch);
   }
+}
+
+// A read+write key; returns the plaintext, which only the seed ever sees.
+std::string add_demo_key(store::Database& db, const domain::WorkspaceId& ws) {
+  const std::string key = auth::generate_api_key();
+  domain::NewApiKey demo_key;
+  demo_key.workspace_id = ws;
+  demo_key.name = "demo";
+  demo_key.prefix = auth::display_prefix(key);
+  demo_key.key_hash = auth::hash_api_key(key);
+  demo_key.scopes.add(domain::Scope::kRead).add(domain::Scope::kWrite);
+  db.keys().create(demo_key);
+  return key;
+}
+
+// A user with a generated password rather than a setup link: `make run` should need no second
+// step before signing in.
+DemoDashboardUser add_demo_user(store::Database& db, const domain::WorkspaceId& ws) {
+  DemoDashboardUser user{.email = kDemoUserEmail, .password = auth::generate_password()};
+  // The workspace was created just now, so no other user can hold the e-mail.
+  db.users().add({.workspace_id = ws,
+                  .email = user.email,
+                  .name = kDemoUserName,
+                  .password_hash = auth::hash_password(user.password),
+                  .setup_token_hash = std::nullopt,
+                  .setup_expires_at = {}});
+  return user;
 }
 
 // The workspace named like the demo one, else the oldest: the one an operator most likely means.
@@ -71,29 +102,25 @@ Result<DemoSeed> seed_demo_data(store::Database& db) {
   }
   assign_reps(db, ws, reps);
 
-  const std::string key = auth::generate_api_key();
-  domain::NewApiKey demo_key;
-  demo_key.workspace_id = ws;
-  demo_key.name = "demo";
-  demo_key.prefix = auth::display_prefix(key);
-  demo_key.key_hash = auth::hash_api_key(key);
-  demo_key.scopes.add(domain::Scope::kRead).add(domain::Scope::kWrite);
-  db.keys().create(demo_key);
-  return DemoSeed{
-      .workspace = ws, .workspace_name = kDemoWorkspaceName, .created = true, .key = key};
+  return DemoSeed{.workspace = ws,
+                  .workspace_name = kDemoWorkspaceName,
+                  .created = true,
+                  .key = add_demo_key(db, ws),
+                  .dashboard = add_demo_user(db, ws)};
 }
 
 DemoSummary describe_demo(const DemoSeed& seed, const std::string& listen_address) {
   DemoSummary summary;
   summary.json["workspace_id"] = seed.workspace.value;
   summary.json["created"] = seed.created;
-  if (!seed.created || !seed.key) {
+  if (!seed.created || !seed.key || !seed.dashboard) {
     // `leadline` is rarely on PATH (make run serves ./build/leadline), so the command names
     // this binary as the operator can run it from here.
     const std::string create_key = command_to_run_this_binary() + " keys create --workspace " +
                                    seed.workspace.value + " --name NAME --scopes read,write";
     summary.json["key"] = nullptr;
     summary.json["create_key"] = create_key;
+    summary.json["dashboard"] = nullptr;
     const std::string what = seed.workspace_name == kDemoWorkspaceName
                                  ? "Demo data exists (workspace "
                                  : "The database already has workspaces, so no demo data was "
@@ -102,7 +129,9 @@ DemoSummary describe_demo(const DemoSeed& seed, const std::string& listen_addres
     return summary;
   }
 
-  const std::string base = "http://" + reachable_address(listen_address) + "/api/v1/external";
+  const std::string origin = "http://" + reachable_address(listen_address);
+  const std::string base = origin + "/api/v1/external";
+  const std::string sign_in = origin + "/dashboard/sign-in";
   const std::string auth_header = "-H 'Authorization: Bearer " + *seed.key + "'";
   const std::vector<std::string> curls = {
       "curl -s " + auth_header + " '" + base + "/leads?limit=5&sort=lead_score:desc'",
@@ -114,14 +143,19 @@ DemoSummary describe_demo(const DemoSeed& seed, const std::string& listen_addres
   for (const auto& line : curls) curl_json.emplace_back(line);
   summary.json["key"] = *seed.key;
   summary.json["curl"] = std::move(curl_json);
+  summary.json["dashboard"] = {
+      {"url", sign_in}, {"email", seed.dashboard->email}, {"password", seed.dashboard->password}};
 
   summary.lines = {
       "Demo workspace created: " + seed.workspace.value,
       "API key (read+write; shown only now): " + *seed.key,
+      "Dashboard: " + sign_in,
+      "Dashboard e-mail: " + seed.dashboard->email,
+      "Dashboard password (shown only now): " + seed.dashboard->password,
       "Try:",
       "  " + curls[0],
       "  " + curls[1],
-      "API reference: http://" + reachable_address(listen_address) + "/docs",
+      "API reference: " + origin + "/docs",
   };
   return summary;
 }

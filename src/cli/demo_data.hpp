@@ -1,5 +1,6 @@
 // `leadline serve --demo`: a small, deterministic sample workspace (people, leads, contacts,
-// conversations) and a read+write key, so that a newcomer can try the API at once.
+// conversations), a read+write key and a dashboard user, so that a newcomer can try the API and
+// the dashboard at once.
 #pragma once
 
 #include <boost/json/object.hpp>
@@ -12,11 +13,18 @@
 
 namespace leadline::cli {
 
+// The demo's dashboard user and the generated password, which only the seed ever knows.
+struct DemoDashboardUser {
+  std::string email;
+  std::string password;
+};
+
 struct DemoSeed {
   domain::WorkspaceId workspace{};
   std::string workspace_name{};
-  bool created = false;              // false: the database already had a workspace
-  std::optional<std::string> key{};  // the plaintext key, only when created
+  bool created = false;                          // false: the database already had a workspace
+  std::optional<std::string> key{};              // the plaintext key, only when created
+  std::optional<DemoDashboardUser> dashboard{};  // only when created
 };
 
 // Seeds only a database without any workspace; otherwise points at the existing one.

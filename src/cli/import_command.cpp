@@ -77,8 +77,7 @@ std::vector<Command> import_commands() {
   return {
       {{.name = "import",
         .summary = "Import leads, contacts and conversations from a JSON Lines file.",
-        .options =
-            {{.name = "workspace", .value_name = "WS", .help = "workspace id", .required = true}},
+        .options = {workspace_option()},
         .positionals = {{.name = "FILE", .help = "JSON Lines file, or - for stdin"}},
         .details =
             "One JSON object per line with \"type\": \"lead\", \"contact\" or \"conversation\";\n"

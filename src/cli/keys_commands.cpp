@@ -104,10 +104,6 @@ std::optional<Failure> key_usage(const Invocation& in) {
   return std::nullopt;
 }
 
-OptionSpec workspace_option() {
-  return {.name = "workspace", .value_name = "WS", .help = "workspace id", .required = true};
-}
-
 OptionSpec key_id_option() {
   return {.name = "id", .value_name = "KEY_ID", .help = "API key id", .required = true};
 }

@@ -11,13 +11,7 @@ namespace {
 
 // Same length limits as contact names, so that a person's name fits wherever it is shown.
 Result<std::string> name_option(const ParsedArguments& args, const std::string& option) {
-  auto text = required_text_option(args, option);
-  if (auto* f = std::get_if<Failure>(&text)) return *f;
-  if (auto error = domain::check_max_length("--" + option, std::get<std::string>(text),
-                                            domain::limits::kContactFirstName)) {
-    return usage_failure(*error);
-  }
-  return text;
+  return required_text_option(args, option, domain::limits::kContactFirstName);
 }
 
 Result<domain::Person> person_options(const ParsedArguments& args) {
@@ -70,7 +64,7 @@ std::optional<Failure> add_department(const Invocation& in) {
 
 std::vector<OptionSpec> person_option_specs() {
   return {
-      {.name = "workspace", .value_name = "WS", .help = "workspace id", .required = true},
+      workspace_option(),
       {.name = "first-name", .value_name = "F", .help = "first name", .required = true},
       {.name = "last-name", .value_name = "L", .help = "last name", .required = true},
       {.name = "email", .value_name = "E", .help = "e-mail address", .required = true},
@@ -92,7 +86,7 @@ std::vector<Command> people_commands() {
       {{.name = "departments add",
         .summary = "Add a department; conversations are routed to departments (department_id).",
         .options =
-            {{.name = "workspace", .value_name = "WS", .help = "workspace id", .required = true},
+            {workspace_option(),
              {.name = "name", .value_name = "N", .help = "department name", .required = true}}},
        add_department},
   };

@@ -15,6 +15,11 @@ json::string iso(domain::Timestamp t) {
   return json::string(domain::format_iso8601(t));
 }
 
+// Null for a moment that has not happened (not revoked, never signed in).
+json::value iso_or_null(const std::optional<domain::Timestamp>& t) {
+  return t ? json::value(iso(*t)) : json::value(nullptr);
+}
+
 }  // namespace
 
 json::object workspace_json(const domain::Workspace& ws) {
@@ -50,7 +55,7 @@ json::object api_key_json(const domain::ApiKeyRecord& key) {
 json::object api_key_listing_json(const domain::ApiKeyRecord& key) {
   json::object out = api_key_json(key);
   out["prefix"] = key.prefix;
-  out["revoked_at"] = key.revoked_at ? json::value(iso(*key.revoked_at)) : json::value(nullptr);
+  out["revoked_at"] = iso_or_null(key.revoked_at);
   return out;
 }
 
@@ -60,6 +65,20 @@ json::object usage_json(const domain::UsageReport& usage) {
   return {{"today", usage.today},           {"this_week", usage.this_week},
           {"this_month", usage.this_month}, {"by_endpoint", std::move(by_endpoint)},
           {"error_rate", usage.error_rate}, {"rate_limited", usage.rate_limited}};
+}
+
+json::object dashboard_user_json(const domain::DashboardUser& user) {
+  return {{"id", user.id.value},
+          {"workspace_id", user.workspace_id.value},
+          {"email", user.email},
+          {"name", user.name},
+          {"created_at", iso(user.created_at)}};
+}
+
+json::object dashboard_user_listing_json(const domain::DashboardUser& user) {
+  json::object out = dashboard_user_json(user);
+  out["last_sign_in_at"] = iso_or_null(user.last_sign_in_at);
+  return out;
 }
 
 }  // namespace leadline::cli

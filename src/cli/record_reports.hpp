@@ -1,10 +1,11 @@
-// The JSON shapes the operator command prints for workspaces, people, departments, API keys
-// and usage reports (README.md, "Operator commands").
+// The JSON shapes the operator command prints for workspaces, people, departments, API keys,
+// usage reports and dashboard users (README.md, "Operator commands").
 #pragma once
 
 #include <boost/json/object.hpp>
 #include <string>
 
+#include "domain/dashboard_user.hpp"
 #include "domain/records.hpp"
 #include "store/database.hpp"
 
@@ -21,5 +22,10 @@ boost::json::object api_key_json(const domain::ApiKeyRecord& key);
 boost::json::object api_key_listing_json(const domain::ApiKeyRecord& key);
 
 boost::json::object usage_json(const domain::UsageReport& usage);
+
+// The fields `users add` and `users list` share: id, workspace_id, email, name, created_at.
+boost::json::object dashboard_user_json(const domain::DashboardUser& user);
+// `users list` item: dashboard_user_json plus last_sign_in_at (null before the first sign-in).
+boost::json::object dashboard_user_listing_json(const domain::DashboardUser& user);
 
 }  // namespace leadline::cli

@@ -66,6 +66,15 @@ std::optional<Setting> SettingSources::find(std::string_view name) const {
   return std::nullopt;
 }
 
+std::optional<Setting> flag_or_env(const ParsedArguments& args, std::string_view name,
+                                   const char* env) {
+  if (auto value = args.value(name)) {
+    return Setting{*value, Origin::kFlag, "--" + std::string(name)};
+  }
+  if (const char* text = env_value(env)) return Setting{text, Origin::kEnv, env};
+  return std::nullopt;
+}
+
 Result<SettingSources> setting_sources(const ParsedArguments& args) {
   std::optional<std::string> path = args.value("config");
   if (!path) {

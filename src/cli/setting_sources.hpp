@@ -1,6 +1,7 @@
 // Where each `serve` setting comes from: its flag, else its LEADLINE_* variable, else the
 // --config file (LEADLINE_CONFIG), else its default. One lookup for every setting, so the
-// precedence cannot differ between them.
+// precedence cannot differ between them. The other commands' settings (such as --db) use the
+// same lookup without the file.
 #pragma once
 
 #include <optional>
@@ -42,5 +43,11 @@ class SettingSources {
 
 // Reads --config FILE (else $LEADLINE_CONFIG) when one is named.
 Result<SettingSources> setting_sources(const ParsedArguments& args);
+
+// The same precedence for the commands without a config file (all but serve): --`name`, else
+// the variable `env`, else nothing. A flag's empty value is returned as given (for its caller to
+// refuse); an empty variable counts as unset.
+std::optional<Setting> flag_or_env(const ParsedArguments& args, std::string_view name,
+                                   const char* env);
 
 }  // namespace leadline::cli

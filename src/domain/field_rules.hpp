@@ -27,6 +27,7 @@ inline constexpr std::size_t kContactProfileNotes = 5000;
 inline constexpr std::size_t kEmail = 254;
 inline constexpr std::size_t kTagsPerRecord = 50;
 inline constexpr std::size_t kTagLength = 100;
+inline constexpr std::size_t kDashboardUserName = 200;
 }  // namespace limits
 
 using RuleError = std::string;

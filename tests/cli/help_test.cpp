@@ -17,7 +17,7 @@ TEST_F(HelpTest, TopLevelHelpListsTheCommands) {
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   std::string text = r.out + r.err;
   for (const char* command :
-       {"serve", "workspaces", "keys", "reps", "agents", "departments", "import"}) {
+       {"serve", "workspaces", "keys", "users", "reps", "agents", "departments", "import"}) {
     EXPECT_NE(text.find(command), std::string::npos) << command << "\n" << r.describe();
   }
 }
@@ -34,6 +34,10 @@ TEST_F(HelpTest, EverySubcommandPrintsHelpNamingItsOptions) {
       {{"keys", "list"}, {"--workspace"}},
       {{"keys", "revoke"}, {"--id"}},
       {{"keys", "usage"}, {"--id"}},
+      {{"users", "add"}, {"--workspace", "--email", "--name", "--password-stdin", "--public-url"}},
+      {{"users", "list"}, {"--workspace"}},
+      {{"users", "reset"}, {"--id", "--public-url"}},
+      {{"users", "remove"}, {"--id"}},
       {{"reps", "add"}, {"--workspace", "--first-name", "--last-name", "--email"}},
       {{"agents", "add"}, {"--workspace", "--first-name", "--last-name", "--email"}},
       {{"departments", "add"}, {"--workspace", "--name"}},
@@ -75,7 +79,10 @@ TEST_F(HelpTest, MissingRequiredOptionsFailOnStderr) {
        {std::vector<std::string>{"workspaces", "create", "--json"},
         std::vector<std::string>{"keys", "create", "--name", "k", "--scopes", "read", "--json"},
         std::vector<std::string>{"keys", "revoke", "--json"},
-        std::vector<std::string>{"keys", "usage", "--json"}}) {
+        std::vector<std::string>{"keys", "usage", "--json"},
+        std::vector<std::string>{"users", "add", "--email", "a@example.com", "--name", "A",
+                                 "--json"},
+        std::vector<std::string>{"users", "reset", "--json"}}) {
     CliResult r = run(args);
     EXPECT_NE(r.exit_code, 0) << r.describe();
     EXPECT_FALSE(r.err.empty()) << r.describe();

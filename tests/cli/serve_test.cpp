@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -19,12 +20,16 @@ namespace {
 
 class ServeTest : public CliTest {};
 
-// The key `serve --demo` prints once, on a fresh database.
-std::string printed_demo_key(const std::string& output) {
-  const std::string marker = "API key (read+write; shown only now): ";
+// The rest of the line that `marker` starts in `output`; empty when there is none.
+std::string printed_after(const std::string& output, const std::string& marker) {
   const auto at = output.find(marker);
   if (at == std::string::npos) return "";
   return output.substr(at + marker.size(), output.find('\n', at) - at - marker.size());
+}
+
+// The key `serve --demo` prints once, on a fresh database.
+std::string printed_demo_key(const std::string& output) {
+  return printed_after(output, "API key (read+write; shown only now): ");
 }
 
 // `target` without its query parameter `name` (and the '&' that joined it).
@@ -56,7 +61,8 @@ TEST_F(ServeTest, PrintsListeningOnWithThePickedPortAndServes) {
 }
 
 // What `make run` does: --demo fills an empty database once and prints a key that works, the
-// commands to try and where the reference page is; a restart adds nothing and shows no key.
+// commands to try, where the reference page is and the dashboard user's sign-in; a restart adds
+// nothing and shows neither key nor password.
 TEST_F(ServeTest, DemoFillsAnEmptyDatabaseOnceAndPrintsAWorkingKey) {
   ServerOptions options;
   options.extra_args = {"--demo"};
@@ -75,6 +81,17 @@ TEST_F(ServeTest, DemoFillsAnEmptyDatabaseOnceAndPrintsAWorkingKey) {
               std::string::npos)
         << out;
 
+    EXPECT_NE(out.find("Dashboard: " + base + "/dashboard/sign-in\n"), std::string::npos) << out;
+    EXPECT_NE(out.find("Dashboard e-mail: demo@example.com\n"), std::string::npos) << out;
+    const std::string password = printed_after(out, "Dashboard password (shown only now): ");
+    EXPECT_TRUE(std::regex_match(password, std::regex("[A-Za-z0-9]{20}"))) << out;
+    const std::string ws = printed_after(out, "Demo workspace created: ");
+    const json::value users =
+        run_cli_json({"users", "list", "--workspace", ws, "--db", s.db_url()});
+    ASSERT_EQ(users.as_array().size(), 1u) << users;
+    EXPECT_EQ(users.as_array()[0].at("email"), "demo@example.com");
+    EXPECT_EQ(users.as_array()[0].at("name"), "Demo User");
+
     HttpClient c(s.host(), s.port());
     for (const char* resource : {"leads", "contacts", "conversations"}) {
       SCOPED_TRACE(resource);
@@ -87,6 +104,34 @@ TEST_F(ServeTest, DemoFillsAnEmptyDatabaseOnceAndPrintsAWorkingKey) {
   s.restart();
   EXPECT_NE(s.output().find("Demo data exists"), std::string::npos) << s.output();
   EXPECT_EQ(s.output().find("shown only now"), std::string::npos) << s.output();
+  EXPECT_EQ(s.output().find("Dashboard"), std::string::npos) << s.output();
+}
+
+// With --json the same, as one object: demo.dashboard holds the sign-in URL, e-mail and
+// password on the first start, and is null after a restart.
+TEST_F(ServeTest, DemoWithJsonPrintsTheDashboardSignInOnce) {
+  ServerOptions options;
+  options.extra_args = {"--demo", "--json"};
+  ServerProcess s(options);
+  const auto first = parse_json(s.output());
+  ASSERT_TRUE(first && first->is_object()) << s.output();
+  const json::value& demo = first->at("demo");
+  EXPECT_EQ(demo.at("created"), true);
+  const json::value& dashboard = demo.at("dashboard");
+  ASSERT_TRUE(dashboard.is_object()) << demo;
+  EXPECT_EQ(keys_of(dashboard), key_set({"url", "email", "password"}));
+  EXPECT_EQ(dashboard.at("url"),
+            json::value("http://127.0.0.1:" + std::to_string(s.port()) + "/dashboard/sign-in"));
+  EXPECT_EQ(dashboard.at("email"), "demo@example.com");
+  EXPECT_TRUE(std::regex_match(str(dashboard.at("password")), std::regex("[A-Za-z0-9]{20}")))
+      << dashboard;
+
+  s.restart();
+  const auto again = parse_json(s.output());
+  ASSERT_TRUE(again && again->is_object()) << s.output();
+  EXPECT_EQ(again->at("demo").at("created"), false);
+  EXPECT_TRUE(again->at("demo").at("dashboard").is_null()) << s.output();
+  EXPECT_EQ(s.output().find(str(dashboard.at("password"))), std::string::npos) << s.output();
 }
 
 // Every curl example of README.md, run as written against `serve --demo` on a fresh database,

@@ -1,7 +1,8 @@
-// Unit tests of option values the operator command validates itself: key scopes and the
-// serve listen address.
+// Unit tests of option values the operator command validates itself: key scopes, the serve
+// listen address and the public URL of setup links.
 #include <gtest/gtest.h>
 
+#include "cli/public_url.hpp"
 #include "cli/scopes.hpp"
 #include "cli/serve_settings.hpp"
 
@@ -50,6 +51,22 @@ TEST(CliListenAddress, RejectsMalformedAddresses) {
        {"8080", "127.0.0.1", ":8080", "127.0.0.1:", "127.0.0.1:65536", "127.0.0.1:-1", "::1:8080",
         "[::1]", "[nope]:80", "[1.2.3.4]:80", "host name:80"}) {
     EXPECT_FALSE(parse_listen_address(bad).has_value()) << bad;
+  }
+}
+
+TEST(CliPublicUrl, AnOriginAsGivenWithoutATrailingSlash) {
+  EXPECT_EQ(parse_public_url("http://127.0.0.1:8080"), "http://127.0.0.1:8080");
+  EXPECT_EQ(parse_public_url("https://crm.example.com/"), "https://crm.example.com");
+  EXPECT_EQ(parse_public_url("http://[::1]:9000/"), "http://[::1]:9000");
+  EXPECT_EQ(parse_public_url("https://localhost"), "https://localhost");
+}
+
+TEST(CliPublicUrl, RejectsAnythingButAnHttpOrigin) {
+  for (const char* bad :
+       {"", "crm.example.com", "ftp://x", "http://", "http:///", "http://x/dashboard", "http://x//",
+        "http://x?a", "http://x/#f", "http://u@x", "http://x:", "http://x:0", "http://x:65536",
+        "http://under_score", "http://[nope]", " http://x"}) {
+    EXPECT_FALSE(parse_public_url(bad).has_value()) << bad;
   }
 }
 
