@@ -1,4 +1,4 @@
-// API usage as records: the counts flushed per key, day and endpoint, and the report an
+// API usage as records: the counts flushed per key, hour and endpoint, and the report an
 // operator reads.
 #pragma once
 
@@ -7,17 +7,33 @@
 #include <string>
 
 #include "domain/ids.hpp"
+#include "domain/timestamp.hpp"
 
 namespace leadline::domain {
 
-// Usage counted in memory and flushed in batches: one row per key, UTC day and endpoint.
+inline constexpr std::int64_t kMsPerHour = 3'600'000;
+inline constexpr std::int64_t kHoursPerDay = 24;
+
+// Hours since the Unix epoch, UTC, of the hour `t` falls in. Rounded down before 1970 too, so
+// every hour holds exactly its own 3,600,000 milliseconds.
+constexpr std::int64_t utc_hour(Timestamp t) {
+  return t.unix_ms >= 0 ? t.unix_ms / kMsPerHour : -((-t.unix_ms + kMsPerHour - 1) / kMsPerHour);
+}
+
+// Days since the Unix epoch, UTC, of the day an hour number falls in.
+constexpr std::int64_t utc_day_of_hour(std::int64_t hour) {
+  return hour >= 0 ? hour / kHoursPerDay : -((-hour + kHoursPerDay - 1) / kHoursPerDay);
+}
+
+// Usage counted in memory and flushed in batches: one row per key, UTC hour and endpoint.
 struct UsageDelta {
   ApiKeyId key_id;
-  std::int64_t day;      // days since the Unix epoch, UTC
+  std::int64_t hour;     // utc_hour of the requests
   std::string endpoint;  // "GET /leads"
   std::int64_t requests = 0;
   std::int64_t errors = 0;        // responses >= 400, 429s included
   std::int64_t rate_limited = 0;  // 429s
+  Timestamp last_at;              // the latest request counted
 };
 
 struct UsageReport {

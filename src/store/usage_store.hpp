@@ -1,4 +1,4 @@
-// API usage per key, UTC day and endpoint: added to by the usage recorder's flushes, summed up
+// API usage per key, UTC hour and endpoint: added to by the usage recorder's flushes, summed up
 // into the report operators read.
 #pragma once
 
@@ -17,6 +17,7 @@ class UsageStore {
 
   // Adds the counts; those of keys that no longer exist are dropped.
   void record(const std::vector<domain::UsageDelta>& deltas);
+
   // As of the store's clock: today, this ISO week, this calendar month (UTC).
   std::variant<domain::UsageReport, NotFound> report(const domain::ApiKeyId& id);
 
