@@ -1,10 +1,11 @@
-// API usage as records: the counts flushed per key, hour and endpoint, and the report an
-// operator reads.
+// API usage as records: the counts flushed per key, hour and endpoint, the report an operator
+// reads, and the series the dashboard charts.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "domain/ids.hpp"
 #include "domain/timestamp.hpp"
@@ -43,6 +44,22 @@ struct UsageReport {
   std::map<std::string, std::int64_t> by_endpoint;  // this month
   double error_rate = 0;                            // this month
   std::int64_t rate_limited = 0;                    // this month
+};
+
+// The requests of one hour or day by outcome; the three add up to the requests.
+struct UsageBucket {
+  std::int64_t start_ms = 0;  // the bucket's first millisecond, Unix ms
+  std::int64_t success = 0;   // responses below 400
+  std::int64_t error = 0;     // responses >= 400 other than 429
+  std::int64_t rate_limited = 0;
+  friend bool operator==(const UsageBucket&, const UsageBucket&) = default;
+};
+
+struct UsageSeries {
+  static constexpr std::size_t kHours = 48;
+  static constexpr std::size_t kDays = 30;
+  std::vector<UsageBucket> hourly;  // kHours entries, oldest first, ending with the current hour
+  std::vector<UsageBucket> daily;   // kDays entries, oldest first, ending today (UTC)
 };
 
 }  // namespace leadline::domain

@@ -1,4 +1,6 @@
-// Usage rows are added to by upsert; the report is summed up from the rows of its hours.
+// Usage rows are added to by upsert; the report and the series are summed up from the rows of
+// their hours, for one key (through the primary key) or a whole workspace (through
+// key_usage_hours_by_workspace).
 #include "store/usage_store.hpp"
 
 #include <algorithm>
@@ -6,6 +8,7 @@
 #include <tuple>
 
 #include "store/records/usage_report.hpp"
+#include "store/records/usage_series.hpp"
 
 namespace leadline::store {
 
@@ -13,12 +16,16 @@ namespace {
 
 // The rows a read sums: those whose `column` equals `id`.
 struct Scope {
-  std::string_view column;  // "key_id"
+  std::string_view column;  // "key_id" or "workspace_id"
   const std::string& id;
 };
 
 Scope key_scope(const domain::ApiKeyId& key) {
   return {"key_id", key.value};
+}
+
+Scope workspace_scope(const domain::WorkspaceId& ws) {
+  return {"workspace_id", ws.value};
 }
 
 // Summed over the scope's keys per hour and endpoint. CASTs: PostgreSQL's SUM of a BIGINT is a
@@ -32,6 +39,20 @@ std::vector<UsageRow> report_rows(sql::Connection& c, Scope scope, HourRange hou
   std::vector<UsageRow> found;
   while (rows.next()) {
     found.push_back({rows.int64(0), rows.text(1), rows.int64(2), rows.int64(3), rows.int64(4)});
+  }
+  return found;
+}
+
+// Summed over the scope's keys and the endpoints per hour.
+std::vector<UsageHourTotal> hour_totals(sql::Connection& c, Scope scope, HourRange hours) {
+  auto rows = c.query(
+      "SELECT hour, CAST(SUM(requests) AS BIGINT), CAST(SUM(errors) AS BIGINT), "
+      "CAST(SUM(rate_limited) AS BIGINT) FROM key_usage_hours WHERE " +
+          std::string(scope.column) + " = ? AND hour BETWEEN ? AND ? GROUP BY hour",
+      sql::Params().text(scope.id).int64(hours.first).int64(hours.last));
+  std::vector<UsageHourTotal> found;
+  while (rows.next()) {
+    found.push_back({rows.int64(0), rows.int64(1), rows.int64(2), rows.int64(3)});
   }
   return found;
 }
@@ -90,6 +111,47 @@ std::variant<domain::UsageReport, NotFound> UsageStore::report(const domain::Api
         }
         return report_of(c, key_scope(id), now);
       });
+}
+
+domain::UsageReport UsageStore::workspace_report(const domain::WorkspaceId& ws) {
+  static const Operation op("workspace_usage");
+  const domain::Timestamp now = runner_.now();
+  return runner_.read(op,
+                      [&](sql::Connection& c) { return report_of(c, workspace_scope(ws), now); });
+}
+
+std::variant<domain::UsageSeries, NotFound> UsageStore::series(
+    const domain::WorkspaceId& ws, const std::optional<domain::ApiKeyId>& key) {
+  static const Operation op("usage_series");
+  const domain::Timestamp now = runner_.now();
+  return runner_.snapshot(
+      op, [&](sql::Connection& c) -> std::variant<domain::UsageSeries, NotFound> {
+        if (key && !c.query("SELECT 1 FROM api_keys WHERE id = ? AND workspace_id = ?",
+                            sql::Params().id(*key).id(ws))
+                        .next()) {
+          return NotFound{};
+        }
+        const Scope scope = key ? key_scope(*key) : workspace_scope(ws);
+        return bucket_usage(hour_totals(c, scope, usage_series_hours(now)), now);
+      });
+}
+
+std::map<std::string, domain::Timestamp> UsageStore::last_used(const domain::WorkspaceId& ws) {
+  static const Operation op("keys_last_used");
+  return runner_.read(op, [&](sql::Connection& c) {
+    // A row's last_at lies in its own hour, so a key's latest request is in its latest hour:
+    // two probes of the primary key per key instead of every row the workspace retains.
+    auto rows = c.query(
+        "SELECT k.id, (SELECT MAX(u.last_at) FROM key_usage_hours u WHERE u.key_id = k.id "
+        "AND u.hour = (SELECT MAX(h.hour) FROM key_usage_hours h WHERE h.key_id = k.id)) "
+        "FROM api_keys k WHERE k.workspace_id = ?",
+        sql::Params().id(ws));
+    std::map<std::string, domain::Timestamp> found;
+    while (rows.next()) {
+      if (!rows.is_null(1)) found.emplace(rows.text(0), domain::Timestamp{rows.int64(1)});
+    }
+    return found;
+  });
 }
 
 }  // namespace leadline::store
