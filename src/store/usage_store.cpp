@@ -154,4 +154,15 @@ std::map<std::string, domain::Timestamp> UsageStore::last_used(const domain::Wor
   });
 }
 
+std::int64_t UsageStore::purge_older_than(domain::Timestamp cutoff, int batch) {
+  static const Operation op("purge_usage");
+  // Whole hours only: the hour the cutoff falls in holds counts newer than the cutoff.
+  return runner_.write(op, [&](sql::Connection& c) {
+    return c.execute(
+        "DELETE FROM key_usage_hours WHERE (key_id, hour, endpoint) IN (SELECT key_id, hour, "
+        "endpoint FROM key_usage_hours WHERE hour < ? ORDER BY hour LIMIT ?)",
+        sql::Params().int64(domain::utc_hour(cutoff)).int64(batch));
+  });
+}
+
 }  // namespace leadline::store

@@ -1,7 +1,9 @@
 // API usage per key, UTC hour and endpoint: added to by the usage recorder's flushes, summed up
-// into the report operators read and the series the dashboard charts.
+// into the report operators read and the series the dashboard charts, and forgotten after the
+// retention.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -33,6 +35,9 @@ class UsageStore {
   // The latest request counted for each key of the workspace, by key id; keys without retained
   // usage are absent.
   std::map<std::string, domain::Timestamp> last_used(const domain::WorkspaceId& ws);
+
+  // Deletes up to `batch` rows of hours that ended by `cutoff`, oldest first; returns how many.
+  std::int64_t purge_older_than(domain::Timestamp cutoff, int batch);
 
  private:
   OperationRunner& runner_;

@@ -1,6 +1,6 @@
 // Usage per key and UTC hour: the report's windows, the split into outcomes, last_at, the
 // workspace's report and series (zero-filled, with exact window edges), a key of another
-// workspace, and the day rows an older database held. On both backends.
+// workspace, the retention purge, and the day rows an older database held. On both backends.
 #include <algorithm>
 
 #include "domain/usage.hpp"
@@ -254,6 +254,32 @@ TEST_P(UsageStoreTest, SeriesOfOneKeyAndOfAnotherWorkspacesKey) {
   EXPECT_TRUE(std::holds_alternative<NotFound>(store_->usage().series(other_ws_, a)));
   EXPECT_TRUE(std::holds_alternative<NotFound>(
       store_->usage().series(ws_, domain::ApiKeyId{"01890000-0000-7000-8000-000000000000"})));
+}
+
+TEST_P(UsageStoreTest, PurgeRemovesOnlyWholeHoursOlderThanTheCutoff) {
+  const auto a = key(ws_, 'a');
+  const auto elsewhere = key(other_ws_, 'b');
+  const auto now = ts("2026-12-01T11:30:00.000Z");
+  store_->usage().record({at(a, "2026-12-01T08:10:00.000Z", "GET /leads", 1, 0, 0),
+                          at(a, "2026-12-01T08:20:00.000Z", "POST /leads", 2, 0, 0),
+                          at(elsewhere, "2026-12-01T09:59:59.999Z", "GET /leads", 4, 0, 0),
+                          at(a, "2026-12-01T10:00:00.000Z", "GET /leads", 8, 0, 0),
+                          at(a, "2026-12-01T11:00:00.000Z", "GET /leads", 16, 0, 0)});
+  // The cutoff falls inside 10:00-11:00, which still holds newer counts and stays.
+  const auto cutoff = ts("2026-12-01T10:30:00.000Z");
+  EXPECT_EQ(store_->usage().purge_older_than(cutoff, 2), 2);
+  EXPECT_EQ(store_->usage().purge_older_than(cutoff, 2), 1);
+  EXPECT_EQ(store_->usage().purge_older_than(cutoff, 2), 0);
+  auto hours = series_at(ws_, std::nullopt, now).hourly;
+  EXPECT_EQ(requests_in(hours[44]), 0);  // 08:00
+  EXPECT_EQ(requests_in(hours[46]), 8);  // 10:00
+  EXPECT_EQ(requests_in(hours[47]), 16);
+  EXPECT_EQ(requests_in(series_at(other_ws_, std::nullopt, now).hourly[45]), 0);  // 09:00
+  EXPECT_EQ(report_at(a, now).today, 24);
+
+  // A cutoff on an hour's start: that hour ended by it.
+  EXPECT_EQ(store_->usage().purge_older_than(ts("2026-12-01T11:00:00.000Z"), 500), 1);
+  EXPECT_EQ(report_at(a, now).today, 16);
 }
 
 // A database of a build that counted per day: each day's rows become its first hour's, in the
