@@ -1,6 +1,7 @@
 // Usage counters: sharded in-memory maps on the request path, written to the database in batches.
 #include "auth/usage_recorder.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <condition_variable>
@@ -17,15 +18,10 @@ namespace leadline::auth {
 namespace {
 
 constexpr std::size_t kShardCount = 16;
-constexpr std::int64_t kMsPerDay = 86'400'000;
-
-std::int64_t utc_day(std::int64_t unix_ms) {
-  return unix_ms >= 0 ? unix_ms / kMsPerDay : -((-unix_ms + kMsPerDay - 1) / kMsPerDay);
-}
 
 struct UsageKey {
   std::string key_id;
-  std::int64_t day = 0;
+  std::int64_t hour = 0;
   std::string endpoint;
   friend bool operator==(const UsageKey&, const UsageKey&) = default;
 };
@@ -33,7 +29,7 @@ struct UsageKey {
 struct UsageKeyHash {
   std::size_t operator()(const UsageKey& k) const {
     std::size_t h = std::hash<std::string>{}(k.key_id);
-    h = h * 31 + std::hash<std::int64_t>{}(k.day);
+    h = h * 31 + std::hash<std::int64_t>{}(k.hour);
     return h * 31 + std::hash<std::string>{}(k.endpoint);
   }
 };
@@ -42,11 +38,13 @@ struct Counts {
   std::int64_t requests = 0;
   std::int64_t errors = 0;
   std::int64_t rate_limited = 0;
+  std::int64_t last_ms = 0;  // the latest request counted
 
   void add(const Counts& other) {
     requests += other.requests;
     errors += other.errors;
     rate_limited += other.rate_limited;
+    last_ms = std::max(last_ms, other.last_ms);
   }
 };
 
@@ -115,8 +113,9 @@ struct UsageRecorder::Impl {
     std::vector<domain::UsageDelta> deltas;
     deltas.reserve(batch.size());
     for (const auto& [key, counts] : batch) {
-      deltas.push_back(domain::UsageDelta{domain::ApiKeyId{key.key_id}, key.day, key.endpoint,
-                                          counts.requests, counts.errors, counts.rate_limited});
+      deltas.push_back(domain::UsageDelta{domain::ApiKeyId{key.key_id}, key.hour, key.endpoint,
+                                          counts.requests, counts.errors, counts.rate_limited,
+                                          domain::Timestamp{counts.last_ms}});
     }
     try {
       sink(deltas);
@@ -161,8 +160,9 @@ UsageRecorder::~UsageRecorder() {
 }
 
 void UsageRecorder::record(std::string_view key_id, std::string_view endpoint, unsigned status) {
-  UsageKey key{std::string(key_id), utc_day(impl_->clock()), std::string(endpoint)};
-  const Counts delta{1, status >= 400 ? 1 : 0, status == 429 ? 1 : 0};
+  const domain::Timestamp at{impl_->clock()};
+  UsageKey key{std::string(key_id), domain::utc_hour(at), std::string(endpoint)};
+  const Counts delta{1, status >= 400 ? 1 : 0, status == 429 ? 1 : 0, at.unix_ms};
   Shard& shard = impl_->shards[UsageKeyHash{}(key) % kShardCount];
   std::lock_guard lock(shard.mutex);
   shard.counts[std::move(key)].add(delta);

@@ -1,5 +1,6 @@
-// Per-key usage counted in memory on the request path and written to the database in batches by
-// a background thread (every flush_interval, and on stop), so a request never pays a write.
+// Usage per key, UTC hour (by `clock`) and endpoint, counted in memory on the request path and
+// written to the database in batches by a background thread (every flush_interval, and on
+// stop), so a request never pays a write.
 #pragma once
 
 #include <chrono>

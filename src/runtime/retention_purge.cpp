@@ -19,6 +19,11 @@ std::chrono::milliseconds purge_interval(std::chrono::milliseconds retention) {
 }
 constexpr int kPurgeBatch = 500;
 
+// Usage is kept for 90 days: every window the report and the dashboard show (this calendar
+// month and ISO week, the last 30 days) lies well inside it, and older hours are history no one
+// reads.
+constexpr std::chrono::milliseconds kUsageRetention = std::chrono::days(90);
+
 }  // namespace
 
 struct RetentionPurge::State {
@@ -54,11 +59,15 @@ struct RetentionPurge::State {
 
   void loop() {
     while (!should_stop()) {
-      const domain::Timestamp cutoff{clock.now().unix_ms - event_retention.count()};
+      const domain::Timestamp now = clock.now();
+      const domain::Timestamp cutoff{now.unix_ms - event_retention.count()};
       purge_all([&] { return db.events().purge_older_than(cutoff, kPurgeBatch); },
                 "expired events could not be purged");
       purge_all([&] { return db.idempotency().purge_expired(kPurgeBatch); },
                 "expired idempotency keys could not be purged");
+      const domain::Timestamp usage_cutoff{now.unix_ms - kUsageRetention.count()};
+      purge_all([&] { return db.usage().purge_older_than(usage_cutoff, kPurgeBatch); },
+                "old usage counts could not be purged");
       std::unique_lock lock(mutex);
       stop_requested.wait_for(lock, purge_interval(event_retention), [&] { return stopping; });
     }

@@ -1,5 +1,6 @@
 // What `serve` forgets in the background: events past --event-retention (with their
-// deliveries) and Idempotency-Key answers past their 24 hours, in short batches.
+// deliveries), Idempotency-Key answers past their 24 hours and usage counts past their 90 days,
+// in short batches.
 #pragma once
 
 #include <chrono>

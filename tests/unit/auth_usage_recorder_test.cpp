@@ -1,9 +1,11 @@
 // Unit tests for the usage recorder writing into a real SQLite database: counting, batching,
-// background and shutdown flushes, day buckets, concurrency, and surviving store failures.
+// background and shutdown flushes, hour and day buckets, the latest request, concurrency, and
+// surviving store failures.
 #include "auth/usage_recorder.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 #include <vector>
@@ -138,6 +140,43 @@ TEST_F(UsageRecorderTest, BucketsByUtcDayOfTheClock) {
   EXPECT_EQ(report.today, 2);
   EXPECT_EQ(report.this_week, 3);
   EXPECT_EQ(report.this_month, 3);
+}
+
+TEST_F(UsageRecorderTest, BucketsByUtcHourAndKeepsEachBucketsLatestRequest) {
+  std::vector<domain::UsageDelta> written;
+  {
+    UsageRecorder recorder(
+        [&written](const std::vector<domain::UsageDelta>& deltas) {
+          written.insert(written.end(), deltas.begin(), deltas.end());
+        },
+        1h, clock());
+    *now = kNoon - 1;  // 11:59:59.999
+    recorder.record(key_id.value, "GET /leads", 200);
+    *now = kNoon + 3'599'999;  // 12:59:59.999
+    recorder.record(key_id.value, "GET /leads", 429);
+    *now = kNoon;  // earlier within the same hour (a clock step back): the latest stays
+    recorder.record(key_id.value, "GET /leads", 500);
+    *now = kNoon + 3'600'000;  // 13:00
+    recorder.record(key_id.value, "GET /leads", 200);
+  }
+  std::sort(written.begin(), written.end(),
+            [](const auto& a, const auto& b) { return a.hour < b.hour; });
+  ASSERT_EQ(written.size(), 3u);
+  constexpr std::int64_t kNoonHour = kNoon / 3'600'000;
+  EXPECT_EQ(written[0].hour, kNoonHour - 1);
+  EXPECT_EQ(written[0].requests, 1);
+  EXPECT_EQ(written[0].last_at.unix_ms, kNoon - 1);
+  EXPECT_EQ(written[1].hour, kNoonHour);
+  EXPECT_EQ(written[1].requests, 2);
+  EXPECT_EQ(written[1].errors, 2);
+  EXPECT_EQ(written[1].rate_limited, 1);
+  EXPECT_EQ(written[1].last_at.unix_ms, kNoon + 3'599'999);
+  EXPECT_EQ(written[2].hour, kNoonHour + 1);
+  EXPECT_EQ(written[2].last_at.unix_ms, kNoon + 3'600'000);
+  for (const auto& d : written) {
+    EXPECT_EQ(d.key_id, key_id);
+    EXPECT_EQ(d.endpoint, "GET /leads");
+  }
 }
 
 TEST_F(UsageRecorderTest, KeysAreCountedSeparately) {

@@ -77,7 +77,8 @@ class PostgresStoreTest : public ::testing::Test {
 
 TEST_F(PostgresStoreTest, UsageFlushesOfTwoStoresAddUp) {
   const auto key = first_->keys().create({ws_, "k", "fc_live_abcd", std::string(64, 'a'), 3, {}});
-  const std::int64_t today = domain::now().unix_ms / 86'400'000;
+  const domain::Timestamp now = domain::now();
+  const std::int64_t hour = domain::utc_hour(now);
   constexpr int kFlushesPerStore = 40;
   std::latch start(2);
   std::vector<std::thread> threads;
@@ -86,8 +87,8 @@ TEST_F(PostgresStoreTest, UsageFlushesOfTwoStoresAddUp) {
       start.arrive_and_wait();
       for (int i = 0; i < kFlushesPerStore; ++i) {
         // Two rows per flush, in opposite orders from the two stores.
-        std::vector<UsageDelta> deltas = {{key.id, today, "GET /leads", 3, 1, 1},
-                                          {key.id, today, "POST /leads", 2, 0, 0}};
+        std::vector<UsageDelta> deltas = {{key.id, hour, "GET /leads", 3, 1, 1, now},
+                                          {key.id, hour, "POST /leads", 2, 0, 0, now}};
         if (store == second_.get()) std::swap(deltas[0], deltas[1]);
         store->usage().record(deltas);
       }
@@ -134,9 +135,9 @@ TEST_F(PostgresStoreTest, InstancesShareTheCursorSecretAndMigrateOnce) {
   const auto third = open_database(url_);
   EXPECT_EQ(third->cursor_secret(), first_->cursor_secret());
   Inspector db(url_);
-  EXPECT_EQ(
-      db.query("SELECT version, name FROM schema_migrations ORDER BY version"),
-      "1 0001_initial\n2 0002_record_counts\n3 0003_events_and_webhooks\n4 0004_idempotency_keys");
+  EXPECT_EQ(db.query("SELECT version, name FROM schema_migrations ORDER BY version"),
+            "1 0001_initial\n2 0002_record_counts\n3 0003_events_and_webhooks\n"
+            "4 0004_idempotency_keys\n5 0005_usage_hours");
   EXPECT_EQ(db.query("SELECT COUNT(*) FROM meta"), "1");
   EXPECT_EQ(db.query("SELECT value FROM meta WHERE key = 'cursor_secret'"),
             first_->cursor_secret());

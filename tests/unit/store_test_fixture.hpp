@@ -56,6 +56,12 @@ inline domain::Person person(std::string first, std::string last, std::string em
   return p;
 }
 
+// A key of `ws` whose hash is 64 times `hash_fill` (distinct per key of a test).
+inline NewApiKey new_key(const domain::WorkspaceId& ws, std::string name, char hash_fill) {
+  return {ws, std::move(name),      "fc_live_Ab12", std::string(64, hash_fill),
+          1,  {"10.0.0.0/8", "::1"}};
+}
+
 enum class Backend { kSqlite, kPostgres };
 
 inline auto all_backends() {

@@ -1,4 +1,4 @@
-// Usage rows are per UTC day, so every report window is a closed range of day numbers.
+// Every report window is whole UTC days, so a row's hour only matters through its day.
 #include "store/records/usage_report.hpp"
 
 #include <algorithm>
@@ -7,6 +7,13 @@
 namespace leadline::store {
 
 namespace {
+
+// Closed range of day numbers (days since the Unix epoch, UTC).
+struct DayRange {
+  std::int64_t first;
+  std::int64_t last;
+  bool contains(std::int64_t day) const { return day >= first && day <= last; }
+};
 
 struct Windows {
   std::int64_t today;
@@ -31,9 +38,9 @@ Windows windows_of(domain::Timestamp now) {
 
 }  // namespace
 
-DayRange usage_days(domain::Timestamp now) {
+HourRange usage_report_hours(domain::Timestamp now) {
   const Windows w = windows_of(now);
-  return {std::min(w.week.first, w.month.first), std::max(w.week.last, w.month.last)};
+  return hours_of_days(std::min(w.week.first, w.month.first), std::max(w.week.last, w.month.last));
 }
 
 domain::UsageReport summarize_usage(const std::vector<UsageRow>& rows, domain::Timestamp now) {
@@ -41,9 +48,10 @@ domain::UsageReport summarize_usage(const std::vector<UsageRow>& rows, domain::T
   domain::UsageReport report;
   std::int64_t month_errors = 0;
   for (const UsageRow& row : rows) {
-    if (row.day == w.today) report.today += row.requests;
-    if (w.week.contains(row.day)) report.this_week += row.requests;
-    if (!w.month.contains(row.day)) continue;
+    const std::int64_t day = domain::utc_day_of_hour(row.hour);
+    if (day == w.today) report.today += row.requests;
+    if (w.week.contains(day)) report.this_week += row.requests;
+    if (!w.month.contains(day)) continue;
     report.this_month += row.requests;
     report.by_endpoint[row.endpoint] += row.requests;
     month_errors += row.errors;
