@@ -137,7 +137,7 @@ TEST_F(PostgresStoreTest, InstancesShareTheCursorSecretAndMigrateOnce) {
   Inspector db(url_);
   EXPECT_EQ(db.query("SELECT version, name FROM schema_migrations ORDER BY version"),
             "1 0001_initial\n2 0002_record_counts\n3 0003_events_and_webhooks\n"
-            "4 0004_idempotency_keys\n5 0005_usage_hours");
+            "4 0004_idempotency_keys\n5 0005_usage_hours\n6 0006_dashboard_users");
   EXPECT_EQ(db.query("SELECT COUNT(*) FROM meta"), "1");
   EXPECT_EQ(db.query("SELECT value FROM meta WHERE key = 'cursor_secret'"),
             first_->cursor_secret());
