@@ -14,6 +14,10 @@ inline constexpr std::array<std::string_view, 9> kEventTypes{
     "conversation.created", "conversation.updated", "message.created",
 };
 
+// The dashboard's "Send test event": delivered to the one endpoint asked for, whatever its
+// `events`. Not in kEventTypes, so no endpoint subscribes to it and the feed never holds it.
+inline constexpr std::string_view kWebhookTestEventType = "webhook.test";
+
 inline constexpr std::array<std::string_view, 4> kEventFamilies{"lead.*", "contact.*",
                                                                 "conversation.*", "message.*"};
 

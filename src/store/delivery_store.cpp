@@ -1,7 +1,12 @@
-// The delivery log's reads and redelivery, and the claim/report cycle of the delivery workers;
-// the claim skips rows another instance holds (Dialect::claim_rows) and leases what it takes.
+// The delivery log's reads, redelivery and test events, and the claim/report cycle of the
+// delivery workers; the claim skips rows another instance holds (Dialect::claim_rows) and leases
+// what it takes.
 #include "store/delivery_store.hpp"
 
+#include "domain/event_types.hpp"
+#include "domain/uuid.hpp"
+#include "record_json/event_shapes.hpp"
+#include "store/records/event_outbox.hpp"
 #include "store/records/stored_enums.hpp"
 #include "store/sql/list_page.hpp"
 
@@ -54,6 +59,15 @@ std::optional<domain::Delivery> select_delivery(sql::Connection& conn,
   return read_delivery(row);
 }
 
+// Whether the endpoint exists in `ws`, and then whether it is enabled.
+std::optional<bool> endpoint_enabled(sql::Connection& conn, const domain::WorkspaceId& ws,
+                                     const domain::WebhookId& webhook) {
+  auto row = conn.query("SELECT enabled FROM webhooks WHERE workspace_id = ? AND id = ?",
+                        sql::Params().id(ws).id(webhook));
+  if (!row.next()) return std::nullopt;
+  return row.int64(0) != 0;
+}
+
 }  // namespace
 
 Page<domain::Delivery> DeliveryStore::list(const domain::WorkspaceId& ws,
@@ -95,9 +109,10 @@ std::variant<domain::Delivery, NotFound, EndpointDisabled> DeliveryStore::retry(
       op, [&](sql::Connection& c) -> std::variant<domain::Delivery, NotFound, EndpointDisabled> {
         auto delivery = select_delivery(c, ws, id);
         if (!delivery) return NotFound{};
-        auto endpoint = c.query("SELECT enabled FROM webhooks WHERE workspace_id = ? AND id = ?",
-                                sql::Params().id(ws).id(delivery->webhook_id));
-        if (!endpoint.next() || endpoint.int64(0) == 0) return EndpointDisabled{};
+        // A deleted endpoint's kept deliveries cannot be sent either.
+        if (!endpoint_enabled(c, ws, delivery->webhook_id).value_or(false)) {
+          return EndpointDisabled{};
+        }
         const domain::Timestamp now = runner_.now();
         c.execute(
             "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, "
@@ -111,15 +126,36 @@ std::variant<domain::Delivery, NotFound, EndpointDisabled> DeliveryStore::retry(
       });
 }
 
+std::variant<domain::Delivery, NotFound, EndpointDisabled> DeliveryStore::send_test_event(
+    const domain::WorkspaceId& ws, const domain::WebhookId& webhook) {
+  static const Operation op("send_webhook_test_event");
+  return runner_.write(
+      op, [&](sql::Connection& c) -> std::variant<domain::Delivery, NotFound, EndpointDisabled> {
+        const auto enabled = endpoint_enabled(c, ws, webhook);
+        if (!enabled) return NotFound{};
+        if (!*enabled) return EndpointDisabled{};
+        const domain::Timestamp now = runner_.now();
+        const std::string event_id = domain::new_uuid_v7(now.unix_ms);
+        // The envelope of every event, so receivers verify and parse it like any delivery.
+        const std::string body = record_json::event_body(event_id, domain::kWebhookTestEventType,
+                                                         now, "{}", std::string_view{});
+        const std::string id = record_delivery(c, ws, webhook.value, event_id,
+                                               domain::kWebhookTestEventType, body, now);
+        return *select_delivery(c, ws, domain::DeliveryId{id});
+      });
+}
+
 namespace {
 
-// Due, unclaimed deliveries of enabled endpoints whose event is still retained.
+// Due, unclaimed deliveries of enabled endpoints whose event is still retained. A test
+// delivery carries its body (d.body) and has no event row, hence the outer join.
 constexpr std::string_view kDueDeliveries =
     "FROM webhook_deliveries d "
     "JOIN webhooks w ON w.workspace_id = d.workspace_id AND w.id = d.webhook_id "
-    "JOIN events e ON e.id = d.event_id "
+    "LEFT JOIN events e ON e.id = d.event_id "
     "WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND w.enabled = 1 "
-    "AND (d.lease_until IS NULL OR d.lease_until <= ?) ";
+    "AND (d.lease_until IS NULL OR d.lease_until <= ?) "
+    "AND (d.body IS NOT NULL OR e.id IS NOT NULL) ";
 
 }  // namespace
 
@@ -139,7 +175,8 @@ std::vector<ClaimedDelivery> DeliveryStore::claim(
     const domain::Timestamp now = runner_.now();
     // Candidates beyond `limit` leave room for admit() to pass over busy endpoints.
     const std::string sql =
-        "SELECT d.workspace_id, d.id, d.webhook_id, w.url, e.body, d.event_id, w.secret, "
+        "SELECT d.workspace_id, d.id, d.webhook_id, w.url, COALESCE(d.body, e.body), d.event_id, "
+        "w.secret, "
         "w.previous_secret, w.previous_secret_until, COALESCE(w.last_success_at, w.created_at), "
         "d.attempt_count " +
         std::string(kDueDeliveries) + "ORDER BY d.next_attempt_at LIMIT ?" +

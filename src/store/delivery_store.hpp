@@ -23,7 +23,7 @@ struct DeliveryListQuery {
   PageRequest page;
 };
 
-// Redelivery asked for while the endpoint is disabled.
+// Redelivery or a test event asked for while the endpoint is disabled.
 struct EndpointDisabled {};
 
 // A delivery claimed for one attempt, with everything the attempt needs.
@@ -62,6 +62,13 @@ class DeliveryStore {
   // Pending again with an attempt due now, whatever its status.
   std::variant<domain::Delivery, NotFound, EndpointDisabled> retry(const domain::WorkspaceId& ws,
                                                                    const domain::DeliveryId& id);
+  // The dashboard's "Send test event": one webhook.test event (data {}) for this endpoint only,
+  // whatever its `events`, as a pending delivery due now. The event is not in the feed; the
+  // delivery is listed, attempted, redelivered and purged like any other. NotFound for an
+  // endpoint not of `ws`; EndpointDisabled, as for a redelivery, since a disabled endpoint's
+  // delivery would wait unsent until it is enabled again.
+  std::variant<domain::Delivery, NotFound, EndpointDisabled> send_test_event(
+      const domain::WorkspaceId& ws, const domain::WebhookId& webhook);
 
   // Whether claim() would find something now: a read, so an idle poll never takes the writer.
   bool any_due();

@@ -41,7 +41,9 @@ class EventStore {
   std::optional<StoredEvent> get(const domain::WorkspaceId& ws, const domain::EventId& id);
 
   // Deletes up to `batch` events older than `cutoff` with their deliveries and attempts, in one
-  // short transaction; returns how many events went. Callers repeat until it returns 0.
+  // short transaction; returns how many events went. Test events (DeliveryStore::send_test_event)
+  // count as events here: their deliveries go at the same age. Callers repeat until it returns
+  // less than `batch`.
   std::int64_t purge_older_than(domain::Timestamp cutoff, int batch);
 
  private:

@@ -15,6 +15,7 @@
 #include "store/lead_store.hpp"
 #include "store/postgres/pg_connection.hpp"
 #include "store/postgres/postgres_dialect.hpp"
+#include "store/postgres/postgres_migrations.hpp"
 #include "store_test_fixture.hpp"
 
 namespace leadline::store::testing {
@@ -135,9 +136,14 @@ TEST_F(PostgresStoreTest, InstancesShareTheCursorSecretAndMigrateOnce) {
   const auto third = open_database(url_);
   EXPECT_EQ(third->cursor_secret(), first_->cursor_secret());
   Inspector db(url_);
-  EXPECT_EQ(db.query("SELECT version, name FROM schema_migrations ORDER BY version"),
-            "1 0001_initial\n2 0002_record_counts\n3 0003_events_and_webhooks\n"
-            "4 0004_idempotency_keys\n5 0005_usage_hours\n6 0006_dashboard_users");
+  // Every embedded migration exactly once (built from the list, so a new migration needs no
+  // edit here).
+  std::string applied;
+  for (const auto& m : postgres::migrations()) {
+    applied += (applied.empty() ? "" : "\n") + std::to_string(m.version) + " ";
+    applied += m.name;
+  }
+  EXPECT_EQ(db.query("SELECT version, name FROM schema_migrations ORDER BY version"), applied);
   EXPECT_EQ(db.query("SELECT COUNT(*) FROM meta"), "1");
   EXPECT_EQ(db.query("SELECT value FROM meta WHERE key = 'cursor_secret'"),
             first_->cursor_secret());

@@ -1,5 +1,6 @@
 // One event row and one delivery row per subscribed, enabled endpoint, on the caller's write
 // connection; the counter tells OperationRunner to wake the delivery workers after the commit.
+// A delivery row is inserted here only, for events and test events alike.
 #include "store/records/event_outbox.hpp"
 
 #include <atomic>
@@ -42,25 +43,36 @@ void record_event(sql::Connection& conn, const domain::WorkspaceId& ws, std::str
       }
     }
   }
-  for (const auto& webhook : subscribed) {
-    conn.execute(
-        "INSERT INTO webhook_deliveries (workspace_id, id, webhook_id, event_id, event_type, "
-        "status, attempt_count, next_attempt_at, created_at) "
-        "VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
-        sql::Params()
-            .id(ws)
-            .text(domain::new_uuid_v7(now.unix_ms))
-            .text(webhook)
-            .text(id)
-            .text(type)
-            .int64(now.unix_ms)
-            .int64(now.unix_ms));
-  }
-  if (!subscribed.empty()) note_deliveries_recorded();
+  for (const auto& webhook : subscribed) record_delivery(conn, ws, webhook, id, type, {}, now);
 }
 
-std::uint64_t deliveries_recorded() { return recorded.load(std::memory_order_relaxed); }
+std::string record_delivery(sql::Connection& conn, const domain::WorkspaceId& ws,
+                            std::string_view webhook, std::string_view event_id,
+                            std::string_view type, std::optional<std::string_view> body,
+                            domain::Timestamp now) {
+  std::string id = domain::new_uuid_v7(now.unix_ms);
+  sql::Params params;
+  params.id(ws).text(id).text(webhook).text(event_id).text(type);
+  if (body) {
+    params.text(*body);
+  } else {
+    params.null();
+  }
+  conn.execute(
+      "INSERT INTO webhook_deliveries (workspace_id, id, webhook_id, event_id, event_type, body, "
+      "status, attempt_count, next_attempt_at, created_at) "
+      "VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
+      params.int64(now.unix_ms).int64(now.unix_ms));
+  note_deliveries_recorded();
+  return id;
+}
 
-void note_deliveries_recorded() { recorded.fetch_add(1, std::memory_order_relaxed); }
+std::uint64_t deliveries_recorded() {
+  return recorded.load(std::memory_order_relaxed);
+}
+
+void note_deliveries_recorded() {
+  recorded.fetch_add(1, std::memory_order_relaxed);
+}
 
 }  // namespace leadline::store

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "domain/ids.hpp"
@@ -17,6 +19,14 @@ namespace leadline::store {
 void record_event(sql::Connection& conn, const domain::WorkspaceId& ws, std::string_view type,
                   std::string_view data, std::string_view previous_attributes,
                   domain::Timestamp now);
+
+// One pending delivery of event `event_id` to endpoint `webhook`, due at once; returns its id.
+// `body` is set only for an event the events table does not hold (a test event): the delivery
+// then carries its own body, which every attempt and redelivery sends.
+std::string record_delivery(sql::Connection& conn, const domain::WorkspaceId& ws,
+                            std::string_view webhook, std::string_view event_id,
+                            std::string_view type, std::optional<std::string_view> body,
+                            domain::Timestamp now);
 
 // Counts deliveries recorded by this process. A writer that sees it move while its transaction
 // ran wakes the delivery workers once that transaction has committed (OperationRunner).
