@@ -5,8 +5,10 @@
 const API = '/dashboard/api/';
 const SIGN_IN = '/dashboard/sign-in';
 
-// The session's CSRF token, from GET session once per page load (startPage).
+// The session's CSRF token, from GET session once per page load (startPage); a change asked for
+// before that answer arrives waits for it rather than going out without the token.
 let csrfToken = null;
+let sessionReady = null;
 
 export class ApiError extends Error {
   constructor(status, message, response) {
@@ -21,7 +23,10 @@ export class ApiError extends Error {
 // page goes to the sign-in page, unless the caller handles 401 itself (signing in).
 export async function api(path, { method = 'GET', body, on401 = 'sign-in' } = {}) {
   const headers = { Accept: 'application/json' };
-  if (method !== 'GET' && method !== 'HEAD' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
+  if (method !== 'GET' && method !== 'HEAD') {
+    if (!csrfToken && sessionReady) await sessionReady.catch(() => {});
+    if (csrfToken) headers['X-CSRF-Token'] = csrfToken;
+  }
   const init = { method, headers, credentials: 'same-origin', cache: 'no-store' };
   if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
@@ -65,7 +70,8 @@ export async function startPage() {
     }
     window.location.assign(SIGN_IN);
   });
-  const { data } = await api('session');
+  sessionReady = api('session');
+  const { data } = await sessionReady;
   csrfToken = data.csrf_token;
   const email = document.getElementById('account-email');
   if (email) {

@@ -386,7 +386,7 @@ function deliveryRow(view, delivery) {
   const toggle = h('button', {
     type: 'button', class: 'button button-small disclosure-button', 'aria-expanded': 'false',
     'aria-controls': detailId,
-  }, 'Attempts');
+  }, 'Attempts', h('span', { class: 'caret', 'aria-hidden': 'true' }, '▸'));
   toggle.addEventListener('click', () => {
     if (entry.detail) {
       entry.detail.remove();
