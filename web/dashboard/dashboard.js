@@ -124,6 +124,10 @@ export function uniqueId(prefix) {
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
   dateStyle: 'medium', timeStyle: 'short',
 });
+// Within the current year the year is left out: tables stay narrow enough for a laptop.
+const thisYearFormat = new Intl.DateTimeFormat(undefined, {
+  month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit',
+});
 const numberFormat = new Intl.NumberFormat();
 
 export function formatNumber(value) {
@@ -131,7 +135,9 @@ export function formatNumber(value) {
 }
 
 export function formatDateTime(iso) {
-  return dateTimeFormat.format(new Date(iso));
+  const date = new Date(iso);
+  const format = date.getFullYear() === new Date().getFullYear() ? thisYearFormat : dateTimeFormat;
+  return format.format(date);
 }
 
 // A <time> in the reader's time zone, the exact UTC timestamp as its machine value and tooltip.
