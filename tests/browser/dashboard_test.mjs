@@ -171,7 +171,10 @@ try {
   const workspace = (await cli('workspaces', 'create', '--name', 'Dashboard test')).id;
   const user = await cli('users', 'add', '--workspace', workspace, '--email', EMAIL,
                          '--name', 'Ada Lovelace');
-  if (typeof user.setup_url !== 'string') {
+  // A second user's link is only looked at (at a phone's width), never used.
+  const other = await cli('users', 'add', '--workspace', workspace, '--email', 'grace@example.com',
+                          '--name', 'Grace Hopper');
+  if (typeof user.setup_url !== 'string' || typeof other.setup_url !== 'string') {
     throw new Error(`users add --json gave no setup_url: ${JSON.stringify(user)}`);
   }
   await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -182,9 +185,12 @@ try {
   server = started.server;
   serverOutput = started.output;
   base = await started.ready;
-  // The link names --public-url's origin (by default http://127.0.0.1:8080): this server's here.
-  const link = new URL(user.setup_url);
-  const setupUrl = `${base}${link.pathname}${link.search}`;
+  // The links name --public-url's origin (by default http://127.0.0.1:8080): this server's here.
+  const onThisServer = (setupLink) => {
+    const { pathname, search } = new URL(setupLink);
+    return `${base}${pathname}${search}`;
+  };
+  const setupUrl = onThisServer(user.setup_url);
 
   browser = await launchBrowser(toolsDir);
   const checked = new CheckedBrowser(browser, base, failures);
@@ -438,7 +444,7 @@ try {
   const phone = await checked.newContext({ viewport: PHONE });
   phone.setDefaultTimeout(10_000);
   const small = await phone.newPage();
-  await small.goto(setupUrl);
+  await small.goto(onThisServer(other.setup_url));
   await checkPhone(small, 'setup');
   await small.goto(`${base}/dashboard/sign-in`);
   await checkPhone(small, 'sign-in');
