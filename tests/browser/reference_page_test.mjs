@@ -4,10 +4,10 @@
 //
 // usage: node reference_page_test.mjs LEADLINE_BINARY TOOLS_DIR SCREENSHOT_PNG
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { CheckedBrowser, Failures, launchBrowser } from '../support/browser_session.mjs';
 import { startServer } from '../support/leadline_server.mjs';
 
 const [binary, toolsDir, screenshotPath] = process.argv.slice(2);
@@ -15,40 +15,21 @@ if (!binary || !toolsDir || !screenshotPath) {
   console.error('usage: node reference_page_test.mjs LEADLINE_BINARY TOOLS_DIR SCREENSHOT_PNG');
   process.exit(2);
 }
-// playwright-core is pinned in tools/package.json; resolve it from there.
-const { chromium } = createRequire(path.join(toolsDir, 'package.json'))('playwright-core');
-const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
-const failures = [];
-const fail = (what) => failures.push(what);
+const failures = new Failures();
+const fail = (what) => failures.add(what);
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'leadline-docs-'));
 const { server, ready } = startServer(binary, ['--db', `sqlite:${path.join(dataDir, 'leadline.db')}`]);
 let browser;
 try {
   const base = await ready;
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  // Anything not from this server (fonts, CDNs, analytics) is refused and reported.
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith(base + '/') || url.startsWith('data:') || url.startsWith('blob:')) {
-      return route.continue();
-    }
-    fail(`the page fetched from another origin: ${url}`);
-    return route.abort();
-  });
+  browser = await launchBrowser(toolsDir);
+  // Every page of this context is checked: no other origin, console error, page error, failed
+  // request or HTTP status of 400 or more.
+  const context = await new CheckedBrowser(browser, base, failures)
+    .newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') fail(`console error: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => fail(`uncaught exception in the page: ${error.message}`));
-  page.on('requestfailed', (request) => {
-    fail(`request failed: ${request.url()} (${request.failure()?.errorText})`);
-  });
-  page.on('response', (response) => {
-    if (response.status() >= 400) fail(`HTTP ${response.status()} for ${response.url()}`);
-  });
 
   const answer = await page.goto(`${base}/docs`, { waitUntil: 'load' });
   if (answer?.status() !== 200) fail(`GET /docs answered ${answer?.status()}`);
@@ -94,8 +75,4 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-if (failures.length > 0) {
-  for (const failure of failures) console.error(`FAIL: ${failure}`);
-  process.exit(1);
-}
-console.log('reference page: rendered Leads, Contacts and Conversations with no console error');
+failures.exit('reference page: rendered Leads, Contacts and Conversations with no console error');
