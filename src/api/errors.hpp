@@ -21,8 +21,10 @@ enum class ErrorKind {
   kMalformedHttp,         // not valid HTTP/1.1
   kMissingCredentials,    // no usable Authorization header
   kInvalidCredentials,    // unknown or revoked key
+  kNotSignedIn,           // the dashboard: no live session, or a failed sign-in
   kIpNotAllowed,          // the key's IP whitelist excludes the client
   kMissingScope,          // the key lacks the scope the method needs
+  kCrossSiteRequest,      // the dashboard: a state change from another site or without its token
   kNoRoute,               // no endpoint at the path
   kRecordNotFound,        // no such record in the key's workspace
   kMethodNotAllowed,      // the path exists, the method does not
@@ -31,6 +33,7 @@ enum class ErrorKind {
   kBodyTooLarge,          // over the body limit
   kIdempotencyKeyReused,  // the Idempotency-Key was used with a different request
   kRateLimited,           // over the key's rate limit
+  kSignInThrottled,       // the dashboard: too many failed sign-ins for the address
   kHeadersTooLarge,       // over the header limit
   kInternal,              // a failure of this server; the sentence names only the request id
   kOverConnectionLimit,   // the server is at its connection limit
@@ -48,7 +51,7 @@ struct ApiError {
   std::string message;
   // What some kinds carry into their headers or body.
   std::string allow;                          // kMethodNotAllowed: the Allow header
-  std::int64_t retry_after_s = 0;             // kRateLimited: the Retry-After header
+  std::int64_t retry_after_s = 0;             // kRateLimited, kSignInThrottled: Retry-After
   std::optional<std::string> conflicting_id;  // kDuplicateEmail: data.id
 };
 

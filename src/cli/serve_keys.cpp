@@ -33,6 +33,10 @@ constexpr std::array kKeys = {
     ServeKey{"webhook-disable-after", "LEADLINE_WEBHOOK_DISABLE_AFTER", KeyKind::kText, "5d"},
     ServeKey{"webhook-allow-private", "LEADLINE_WEBHOOK_ALLOW_PRIVATE", KeyKind::kList},
     ServeKey{"webhook-allow-http", "LEADLINE_WEBHOOK_ALLOW_HTTP", KeyKind::kSwitch, "false"},
+    ServeKey{"no-dashboard", "LEADLINE_NO_DASHBOARD", KeyKind::kSwitch, "false"},
+    ServeKey{"dashboard-session-idle", "LEADLINE_DASHBOARD_SESSION_IDLE", KeyKind::kText, "30m"},
+    ServeKey{"dashboard-session-lifetime", "LEADLINE_DASHBOARD_SESSION_LIFETIME", KeyKind::kText,
+             "12h"},
 };
 
 }  // namespace

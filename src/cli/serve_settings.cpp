@@ -153,6 +153,24 @@ std::optional<Failure> read_webhook_settings(const SettingSources& sources,
   return read_switch(sources, "webhook-allow-http", config.allow_http);
 }
 
+std::optional<Failure> read_dashboard_settings(const SettingSources& sources,
+                                               runtime::DashboardConfig& config) {
+  bool off = false;
+  if (auto failed = read_switch(sources, "no-dashboard", off)) return failed;
+  config.enabled = !off;
+  const std::pair<std::string_view, std::chrono::milliseconds*> durations[] = {
+      {"dashboard-session-idle", &config.session_idle},
+      {"dashboard-session-lifetime", &config.session_lifetime},
+  };
+  for (const auto& [name, field] : durations) {
+    auto value =
+        read_setting(sources, name, webhooks::parse_duration, "a duration such as 90s, 30m or 12h");
+    if (auto* f = std::get_if<Failure>(&value)) return *f;
+    if (auto d = std::get<std::optional<std::chrono::milliseconds>>(value)) *field = *d;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<ListenAddress> parse_listen_address(std::string_view text) {
@@ -264,6 +282,17 @@ std::vector<OptionSpec> serve_option_specs() {
       {.name = "webhook-allow-http",
        .help = "accept http:// webhook URLs, not only https:// "
                "(env LEADLINE_WEBHOOK_ALLOW_HTTP=true, default false)"},
+      {.name = "no-dashboard",
+       .help = "do not serve the workspace users' dashboard under /dashboard "
+               "(env LEADLINE_NO_DASHBOARD=true, default false: served)"},
+      {.name = "dashboard-session-idle",
+       .value_name = "DURATION",
+       .help = "a dashboard session ends this long after its last request "
+               "(env LEADLINE_DASHBOARD_SESSION_IDLE, default 30m)"},
+      {.name = "dashboard-session-lifetime",
+       .value_name = "DURATION",
+       .help = "and this long after sign-in at the latest "
+               "(env LEADLINE_DASHBOARD_SESSION_LIFETIME, default 12h)"},
       {.name = "config",
        .value_name = "FILE",
        .help = "TOML file whose keys are these flags' names (env LEADLINE_CONFIG); "
@@ -311,6 +340,7 @@ Result<ServeSettings> serve_settings(const SettingSources& sources) {
 
   if (auto failed = read_switch(sources, "demo", settings.demo)) return *failed;
   if (auto failed = read_webhook_settings(sources, settings.runtime.webhooks)) return *failed;
+  if (auto failed = read_dashboard_settings(sources, settings.runtime.dashboard)) return *failed;
 
   auto format =
       read_setting(sources, "log-format", observability::parse_log_format, "json or text");

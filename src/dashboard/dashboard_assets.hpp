@@ -3,8 +3,11 @@
 #include <optional>
 #include <string_view>
 namespace leadline::dashboard {
-struct Asset { std::string_view content_type; std::string_view body; };
+struct Asset {
+  std::string_view content_type;
+  std::string_view body;
+};
 // name: a file name under /dashboard/assets/ ("dashboard.css", "uPlot.iife.min.js") or a page
 // shell ("keys.html", "sign-in.html", ...). Nothing for any other name.
 std::optional<Asset> dashboard_asset(std::string_view name);
-}
+}  // namespace leadline::dashboard

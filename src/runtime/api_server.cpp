@@ -94,8 +94,17 @@ void run_api_server(const RuntimeConfig& config, store::Database& db,
   const webhooks::AddressPolicy address_policy(config.webhooks.allow_private);
   api::ApiHandler api(db, authenticator, *limiter, usage,
                       api::WebhookRules{{config.webhooks.allow_http, &address_policy}});
+  const store::SessionLifetime sessions{config.dashboard.session_idle,
+                                        config.dashboard.session_lifetime};
+  std::optional<dashboard::DashboardHandler> dashboard;
+  if (config.dashboard.enabled) {
+    dashboard.emplace(db, dashboard::DashboardSettings{
+                              sessions, config.trusted_proxies,
+                              api::WebhookRules{{config.webhooks.allow_http, &address_policy}}});
+  }
   observability::HttpMetrics metrics(api_route_labels());
-  ObservedApiHandler handler(api, logger, metrics, config.trusted_proxies);
+  ObservedApiHandler handler(api, dashboard ? &*dashboard : nullptr, logger, metrics,
+                             config.trusted_proxies);
 
   http::ServerConfig server_config = config.server;
   // Each request on a database server waits on round trips; more threads than cores keep the
@@ -126,7 +135,8 @@ void run_api_server(const RuntimeConfig& config, store::Database& db,
   if (admin_server) admin_thread = std::thread([&admin_server] { admin_server->run(); });
   {
     const DeliveryWorkers deliveries(db, config.webhooks, domain::system_clock(), logger);
-    const RetentionPurge purge(db, config.webhooks.event_retention, domain::system_clock(), logger);
+    const RetentionPurge purge(db, config.webhooks.event_retention, sessions,
+                               domain::system_clock(), logger);
     server.run();
   }
   if (admin_server) {

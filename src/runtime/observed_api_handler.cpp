@@ -35,15 +35,19 @@ std::vector<std::string> api_route_labels() {
   std::vector<std::string> labels;
   for (const auto route : api::route_templates()) labels.emplace_back(route);
   for (const auto route : api::reference_routes()) labels.emplace_back(route);
+  for (const auto route : dashboard::dashboard_routes()) labels.emplace_back(route);
   labels.emplace_back(kRefused);
   labels.emplace_back(kNoRoute);
   return labels;
 }
 
-ObservedApiHandler::ObservedApiHandler(api::ApiHandler& inner, const observability::Logger& logger,
+ObservedApiHandler::ObservedApiHandler(api::ApiHandler& inner,
+                                       dashboard::DashboardHandler* dashboard,
+                                       const observability::Logger& logger,
                                        observability::HttpMetrics& metrics,
                                        std::vector<auth::IpRange> trusted_proxies)
     : inner_(inner),
+      dashboard_(dashboard),
       logger_(logger),
       metrics_(metrics),
       trusted_proxies_(std::move(trusted_proxies)) {}
@@ -52,7 +56,11 @@ void ObservedApiHandler::handle(const http::Request& request, http::Response& re
   const auto in_flight = metrics_.enter();
   const auto start = std::chrono::steady_clock::now();
   api::RequestFacts facts;
-  inner_.handle(request, response, facts);
+  if (for_dashboard(request)) {
+    dashboard_->handle(request, response, facts);
+  } else {
+    inner_.handle(request, response, facts);
+  }
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
 
   const std::string_view route = facts.route.empty() ? kNoRoute : facts.route;
@@ -79,6 +87,16 @@ void ObservedApiHandler::handle(const http::Request& request, http::Response& re
                {"workspace_id", facts.workspace_id},
                {"client_ip", ip},
                {"bytes", static_cast<std::int64_t>(response.body.size())}});
+}
+
+bool ObservedApiHandler::for_dashboard(const http::Request& request) const {
+  if (dashboard_ == nullptr) return false;
+  const std::string_view target = request.target;
+  return dashboard::owns(target.substr(0, target.find('?')));
+}
+
+bool ObservedApiHandler::may_wait(const http::Request& request) const {
+  return for_dashboard(request) || inner_.may_wait(request);
 }
 
 void ObservedApiHandler::render_refusal(const http::Refusal& refusal, const http::Request* head,

@@ -7,6 +7,7 @@
 
 #include "api/api_handler.hpp"
 #include "auth/ip_rule.hpp"
+#include "dashboard/dashboard_handler.hpp"
 #include "http/request.hpp"
 #include "observability/http_metrics.hpp"
 #include "observability/logger.hpp"
@@ -18,25 +19,30 @@ namespace leadline::runtime {
 inline constexpr std::string_view kNoRoute = "none";
 inline constexpr std::string_view kRefused = "refused";
 
-// The metric route labels: the API's templates, then kRefused, then kNoRoute (which catches
-// anything else).
+// The metric route labels: the API's templates, the dashboard's routes, then kRefused, then
+// kNoRoute (which catches anything else).
 std::vector<std::string> api_route_labels();
 
 class ObservedApiHandler final : public http::Handler {
  public:
-  // trusted_proxies: to log the client address the way the IP rules see it.
-  ObservedApiHandler(api::ApiHandler& inner, const observability::Logger& logger,
-                     observability::HttpMetrics& metrics,
+  // trusted_proxies: to log the client address the way the IP rules see it. `dashboard` (may be
+  // null: --no-dashboard) answers every path under /dashboard.
+  ObservedApiHandler(api::ApiHandler& inner, dashboard::DashboardHandler* dashboard,
+                     const observability::Logger& logger, observability::HttpMetrics& metrics,
                      std::vector<auth::IpRange> trusted_proxies);
 
   void handle(const http::Request& request, http::Response& response) override;
   void render_refusal(const http::Refusal& refusal, const http::Request* head,
                       http::Response& response) override;
-  // The API's own answer: writes run on the blocking pool, reads on the I/O threads.
-  bool may_wait(const http::Request& request) const override { return inner_.may_wait(request); }
+  // The API's own answer: writes run on the blocking pool, reads on the I/O threads. Every
+  // dashboard request may wait: on a password hash, or on the write that moves its session on.
+  bool may_wait(const http::Request& request) const override;
 
  private:
+  bool for_dashboard(const http::Request& request) const;
+
   api::ApiHandler& inner_;
+  dashboard::DashboardHandler* dashboard_;
   const observability::Logger& logger_;
   observability::HttpMetrics& metrics_;
   std::vector<auth::IpRange> trusted_proxies_;

@@ -29,6 +29,7 @@ constexpr std::chrono::milliseconds kUsageRetention = std::chrono::days(90);
 struct RetentionPurge::State {
   store::Database& db;
   std::chrono::milliseconds event_retention;
+  store::SessionLifetime sessions;
   const domain::Clock& clock;
   const observability::Logger& logger;
   std::mutex mutex;
@@ -36,9 +37,9 @@ struct RetentionPurge::State {
   bool stopping = false;
   std::thread thread;
 
-  State(store::Database& d, std::chrono::milliseconds r, const domain::Clock& c,
-        const observability::Logger& l)
-      : db(d), event_retention(r), clock(c), logger(l) {}
+  State(store::Database& d, std::chrono::milliseconds r, store::SessionLifetime s,
+        const domain::Clock& c, const observability::Logger& l)
+      : db(d), event_retention(r), sessions(s), clock(c), logger(l) {}
 
   bool should_stop() {
     const std::lock_guard lock(mutex);
@@ -68,6 +69,8 @@ struct RetentionPurge::State {
       const domain::Timestamp usage_cutoff{now.unix_ms - kUsageRetention.count()};
       purge_all([&] { return db.usage().purge_older_than(usage_cutoff, kPurgeBatch); },
                 "old usage counts could not be purged");
+      purge_all([&] { return db.sessions().purge_ended(sessions, kPurgeBatch); },
+                "ended dashboard sessions could not be purged");
       std::unique_lock lock(mutex);
       stop_requested.wait_for(lock, purge_interval(event_retention), [&] { return stopping; });
     }
@@ -75,8 +78,9 @@ struct RetentionPurge::State {
 };
 
 RetentionPurge::RetentionPurge(store::Database& db, std::chrono::milliseconds event_retention,
-                               const domain::Clock& clock, const observability::Logger& logger)
-    : state_(std::make_unique<State>(db, event_retention, clock, logger)) {
+                               store::SessionLifetime sessions, const domain::Clock& clock,
+                               const observability::Logger& logger)
+    : state_(std::make_unique<State>(db, event_retention, sessions, clock, logger)) {
   State& s = *state_;
   s.thread = std::thread([&s] { s.loop(); });
 }

@@ -1,6 +1,6 @@
 // What `serve` forgets in the background: events past --event-retention (with their
-// deliveries), Idempotency-Key answers past their 24 hours and usage counts past their 90 days,
-// in short batches.
+// deliveries), Idempotency-Key answers past their 24 hours, usage counts past their 90 days and
+// ended dashboard sessions, in short batches.
 #pragma once
 
 #include <chrono>
@@ -17,7 +17,8 @@ class RetentionPurge {
   // Starts the purge thread; it purges at once, then every quarter of the event retention (at
   // most a minute apart, at least 100 ms).
   RetentionPurge(store::Database& db, std::chrono::milliseconds event_retention,
-                 const domain::Clock& clock, const observability::Logger& logger);
+                 store::SessionLifetime sessions, const domain::Clock& clock,
+                 const observability::Logger& logger);
   // Stops between batches and joins the thread.
   ~RetentionPurge();
   RetentionPurge(const RetentionPurge&) = delete;

@@ -31,6 +31,13 @@ struct WebhookConfig {
   bool allow_http = false;
 };
 
+// The workspace users' dashboard (docs/api.md, "The dashboard").
+struct DashboardConfig {
+  bool enabled = true;
+  std::chrono::milliseconds session_idle{30LL * 60 * 1000};
+  std::chrono::milliseconds session_lifetime{12LL * 3600 * 1000};
+};
+
 struct RuntimeConfig {
   http::ServerConfig server;  // the API listener; size limits keep the HTTP defaults
   auth::RateLimitPolicy rate_limit;
@@ -40,6 +47,7 @@ struct RuntimeConfig {
   observability::Level log_level = observability::Level::kInfo;
   std::optional<ListenAddress> admin_listen;  // set: /healthz, /readyz, /metrics served there
   WebhookConfig webhooks;
+  DashboardConfig dashboard;
 };
 
 }  // namespace leadline::runtime

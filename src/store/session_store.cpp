@@ -12,6 +12,9 @@ namespace {
 constexpr std::int64_t kFreeFailures = 5;
 constexpr std::int64_t kFirstWaitMs = 1000;
 constexpr std::int64_t kLongestWaitMs = 15 * 60 * 1000;
+// A day without failures forgets an address's count (and keeps the table small when someone
+// tries many addresses).
+constexpr std::int64_t kForgetFailuresAfterMs = 24LL * 3600 * 1000;
 
 // The wait after the n-th failure: none up to the 5th, then 1 s, 2 s, 4 s, ... up to 15 min.
 std::int64_t wait_after(std::int64_t failures) {
@@ -83,13 +86,18 @@ std::int64_t SessionStore::purge_ended(const SessionLifetime& lifetime, int batc
   static const Operation op("purge_dashboard_sessions");
   const std::int64_t now = runner_.now().unix_ms;
   return runner_.write(op, [&](sql::Connection& c) {
-    return c.execute(
+    const std::int64_t sessions = c.execute(
         "DELETE FROM dashboard_sessions WHERE id_hash IN (SELECT id_hash FROM dashboard_sessions "
         "WHERE last_seen_at <= ? OR created_at <= ? LIMIT ?)",
         sql::Params()
             .int64(now - lifetime.idle.count())
             .int64(now - lifetime.absolute.count())
             .int64(batch));
+    const std::int64_t failures = c.execute(
+        "DELETE FROM dashboard_sign_in_failures WHERE email_folded IN (SELECT email_folded FROM "
+        "dashboard_sign_in_failures WHERE updated_at <= ? AND blocked_until <= ? LIMIT ?)",
+        sql::Params().int64(now - kForgetFailuresAfterMs).int64(now).int64(batch));
+    return std::max(sessions, failures);
   });
 }
 

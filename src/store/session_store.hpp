@@ -36,7 +36,8 @@ class SessionStore {
   std::optional<domain::DashboardUser> resume(std::string_view id_hash,
                                               const SessionLifetime& lifetime);
   void end(std::string_view id_hash);
-  // Deletes sessions past their ends, at most `batch` of them.
+  // Deletes sessions past their ends and the failure counts of addresses without a failure for a
+  // day, at most `batch` of each; returns the larger of the two counts.
   std::int64_t purge_ended(const SessionLifetime& lifetime, int batch);
 
   // After 5 failures for an address, each further attempt waits twice as long as the one
