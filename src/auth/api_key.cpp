@@ -3,6 +3,8 @@
 
 #include <openssl/crypto.h>
 
+#include <boost/beast/core/string.hpp>
+
 #include "auth/random_text.hpp"
 #include "auth/sha256_hex.hpp"
 
@@ -16,15 +18,6 @@ bool is_alnum_ascii(char c) {
 
 bool is_space_or_tab(char c) {
   return c == ' ' || c == '\t';
-}
-
-bool iequals_ascii(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
 }
 
 }  // namespace
@@ -60,7 +53,7 @@ std::optional<std::string_view> parse_bearer_token(std::string_view header_value
     header_value.remove_suffix(1);
   }
   if (header_value.size() <= kScheme.size()) return std::nullopt;
-  if (!iequals_ascii(header_value.substr(0, kScheme.size()), kScheme)) return std::nullopt;
+  if (!boost::beast::iequals(header_value.substr(0, kScheme.size()), kScheme)) return std::nullopt;
   std::string_view rest = header_value.substr(kScheme.size());
   if (rest.front() != ' ') return std::nullopt;
   while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);

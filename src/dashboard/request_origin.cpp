@@ -1,17 +1,12 @@
 #include "dashboard/request_origin.hpp"
 
+#include <boost/beast/core/string.hpp>
+
 namespace leadline::dashboard {
 
 namespace {
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
+using boost::beast::iequals;  // ASCII, as header values and origins compare
 
 // The first value of a comma-separated header, trimmed: the proxy nearest the client.
 std::string_view first_value(std::string_view header) {
@@ -41,6 +36,7 @@ RequestOrigin request_origin(const http::Request& request,
     if (!forwarded_host.empty()) host = forwarded_host;
   }
   out.origin = out.https ? "https://" : "http://";
+  // Host names compare without case (RFC 9110); the Origin is compared the same way.
   for (const char c : host)
     out.origin.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c);
   return out;
