@@ -89,8 +89,8 @@ async function loadLatest() {
     }
   }
   older.hidden = olderPage < 1;
-  status.textContent = `Showing the newest ${plural(shown.size, 'event', 'events')} of `
-    + `${total.toLocaleString()}.`;
+  status.textContent = shown.size >= total ? `${plural(total, 'event', 'events')}.`
+    : `The newest ${plural(shown.size, 'event', 'events')} of ${total.toLocaleString()}.`;
 }
 
 async function loadOlder() {
