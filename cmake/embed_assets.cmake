@@ -2,7 +2,9 @@
 # web/dashboard/ and uPlot's dist files): each file's bytes as an array, as embed_file.cmake does
 # (a string literal that long would exceed what -Wpedantic lets C++ compilers assume), looked up
 # by the file's name, with a content type from its extension. A name twice, a name that cannot be
-# a URL path segment, or an extension without a known type fails the build.
+# a URL path segment, or an extension without a known type fails the build. A page's line
+# "<!-- topbar: PAGE -->" becomes the TOPBAR partial with PAGE's link marked current, so the four
+# signed-in pages share one top bar.
 cmake_policy(VERSION 3.25)  # script mode starts with no policies set; IN_LIST needs CMP0057
 separate_arguments(FILES)
 set(arrays "")
@@ -40,10 +42,29 @@ foreach(f IN LISTS FILES)
     message(FATAL_ERROR "dashboard asset ${f}: no content type known for '${extension}' "
                         "(cmake/embed_assets.cmake lists them)")
   endif()
-  file(READ ${f} hex HEX)
+  set(source ${f})
+  if(extension STREQUAL ".html")
+    file(READ ${f} page)
+    if(page MATCHES "<!-- topbar: ([a-z-]+) -->")
+      set(current ${CMAKE_MATCH_1})
+      file(READ ${TOPBAR} topbar)
+      string(REGEX REPLACE "^<!--[^>]*-->\n" "" topbar "${topbar}")  # its own comment
+      set(link "<li><a href=\"/dashboard/${current}\">")
+      string(FIND "${topbar}" "${link}" at)
+      if(at EQUAL -1)
+        message(FATAL_ERROR "dashboard asset ${f}: the top bar has no link to /dashboard/${current}")
+      endif()
+      string(REPLACE "${link}" "<li><a href=\"/dashboard/${current}\" aria-current=\"page\">"
+             topbar "${topbar}")
+      string(REGEX REPLACE "    <!-- topbar: [a-z-]+ -->\n" "${topbar}" page "${page}")
+      set(source ${OUT}.${name})
+      file(WRITE ${source} "${page}")
+    endif()
+  endif()
+  file(READ ${source} hex HEX)
   string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
   string(REGEX REPLACE "(0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,)" "\\1\n" bytes "${bytes}")
-  file(SIZE ${f} size)
+  file(SIZE ${source} size)
   string(APPEND arrays "// ${name}\nconst unsigned char kAsset${index}[] = {\n${bytes}0};\n")
   string(APPEND entries "    {\"${name}\", \"${type}\", kAsset${index}, ${size}},\n")
   math(EXPR index "${index} + 1")
