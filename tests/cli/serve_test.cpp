@@ -125,6 +125,13 @@ TEST_F(ServeTest, DemoWithJsonPrintsTheDashboardSignInOnce) {
   EXPECT_EQ(dashboard.at("email"), "demo@example.com");
   EXPECT_TRUE(std::regex_match(str(dashboard.at("password")), std::regex("[A-Za-z0-9]{20}")))
       << dashboard;
+  // The printed password signs in.
+  HttpClient c(s.host(), s.port());
+  const auto signed_in =
+      c.request("POST", "/dashboard/api/session",
+                json::serialize(json::object{{"email", "demo@example.com"},
+                                             {"password", dashboard.at("password")}}));
+  EXPECT_EQ(signed_in.status, 200u) << signed_in.describe();
 
   s.restart();
   const auto again = parse_json(s.output());
