@@ -1,6 +1,7 @@
 // The order of checks for a JSON endpoint: route (404, 405) -> cross-site (403, state changes
-// only) -> session (401) -> CSRF token (403, state changes only) -> query -> endpoint. Pages
-// without a session redirect to the sign-in page. Everything carries the security headers.
+// only) -> session (401) -> CSRF token (403, state changes but a sign-in) -> query -> endpoint.
+// Pages without a session redirect to the sign-in page, and the sign-in page with one to the
+// first page. Everything carries the security headers.
 #include "dashboard/dashboard_handler.hpp"
 
 #include <array>
@@ -43,6 +44,9 @@ struct ApiRoute {
   std::string_view allow;
   Endpoint endpoint;
   bool needs_session = true;
+  // A POST here signs in: it needs no CSRF token (there is no session to take one from, or the
+  // one the browser has is about to be replaced); the cross-site checks still hold.
+  bool post_signs_in = false;
 };
 
 template <api::Outcome (*Resource)(api::ResourceContext&)>
@@ -51,8 +55,8 @@ api::Outcome api_resource(DashboardCall& call) {
 }
 
 const std::array kApiRoutes{
-    ApiRoute{"/dashboard/api/session", "GET, HEAD, POST, DELETE", &session_endpoint, false},
-    ApiRoute{"/dashboard/api/setup", "POST", &setup_endpoint, false},
+    ApiRoute{"/dashboard/api/session", "GET, HEAD, POST, DELETE", &session_endpoint, false, true},
+    ApiRoute{"/dashboard/api/setup", "POST", &setup_endpoint, false, true},
     ApiRoute{"/dashboard/api/keys", "GET, HEAD, POST", &keys_endpoint},
     ApiRoute{"/dashboard/api/keys/revoke", "POST", &key_revocation_endpoint},
     ApiRoute{"/dashboard/api/usage", "GET, HEAD", &usage_endpoint},
@@ -161,14 +165,16 @@ api::Outcome DashboardHandler::Impl::serve(const http::Request& request, std::st
   for (const auto& page : kPages) {
     if (page.path != path) continue;
     facts.route = page.path;
-    if (page.needs_session) {
-      const auto session = resume(request);
-      if (!session) {
-        redirect(response, kSignInPage);
-        return api::kAnswered;
-      }
-      facts.workspace_id = session->user.workspace_id.value;
+    const auto session = resume(request);
+    if (page.needs_session && !session) {
+      redirect(response, kSignInPage);
+      return api::kAnswered;
     }
+    if (page.path == kSignInPage && session) {
+      redirect(response, kFirstPage);
+      return api::kAnswered;
+    }
+    if (session) facts.workspace_id = session->user.workspace_id.value;
     const auto shell = dashboard_asset(page.shell);
     if (!shell)
       throw std::logic_error("the dashboard page " + std::string(page.shell) + " is not embedded");
@@ -195,13 +201,13 @@ api::Outcome DashboardHandler::Impl::serve_api(const ApiRoute& route, const http
   }
   std::optional<SignedIn> session = resume(request);
   if (session) facts.workspace_id = session->user.workspace_id.value;
-  if (route.needs_session && !session) {
+  const bool needs_token = changes_state && !(route.post_signs_in && request.method == "POST");
+  if ((route.needs_session || needs_token) && !session) {
     return api::ApiError(api::ErrorKind::kNotSignedIn,
                          "not signed in: sign in at /dashboard/sign-in");
   }
-  if (changes_state && session &&
-      !auth::constant_time_equals(request.header("X-CSRF-Token"),
-                                  auth::csrf_token_for(session->token))) {
+  if (needs_token && !auth::constant_time_equals(request.header("X-CSRF-Token"),
+                                                 auth::csrf_token_for(session->token))) {
     return api::ApiError(api::ErrorKind::kCrossSiteRequest,
                          "missing or wrong CSRF token: send the X-CSRF-Token header with the "
                          "csrf_token of GET /dashboard/api/session");

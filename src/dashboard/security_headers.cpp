@@ -7,9 +7,8 @@ namespace {
 // No inline script or style anywhere in web/dashboard/; scripts may still set element styles
 // through the DOM (uPlot does), which a CSP does not govern.
 constexpr std::string_view kPolicy =
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
-    "form-action 'self'; frame-ancestors 'none'";
+    "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'";
 
 }  // namespace
 

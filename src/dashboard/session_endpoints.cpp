@@ -34,8 +34,10 @@ void write_session(api::JsonWriter& w, const domain::DashboardUser& user,
       .end_object();
 }
 
-// A new session id at every sign-in (no fixation), stored only as its hash.
+// A new session id at every sign-in (no fixation), stored only as its hash; a session the
+// browser still had ends.
 api::Outcome start_session(DashboardCall& call, const domain::DashboardUser& user) {
+  if (call.session != nullptr) call.db.sessions().end(auth::secret_token_hash(call.session->token));
   const std::string token = auth::generate_secret_token();
   call.db.sessions().create(user.id, auth::secret_token_hash(token));
   call.response.headers.emplace_back("Set-Cookie", session_cookie_header(token, call.origin.https));

@@ -12,7 +12,7 @@ namespace leadline::store {
 
 class Operation {
  public:
-  static constexpr std::size_t kCapacity = 64;
+  static constexpr std::size_t kCapacity = 128;
 
   // `name` must outlive the process (a string literal). Registering a name twice yields the
   // same index. Throws std::length_error beyond kCapacity distinct names.

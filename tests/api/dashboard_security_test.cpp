@@ -281,6 +281,29 @@ TEST_F(DashboardSecurityTest, SignOutEndsTheSessionAndClearsTheCookie) {
   EXPECT_STATUS(page, 303u);
 }
 
+TEST_F(DashboardSecurityTest, SigningInAgainEndsTheSessionTheBrowserHad) {
+  const std::string email = address("switch");
+  add_dashboard_user(server().db_url(), ws_.id, email, kPassword);
+  auto b = browser();
+  ASSERT_STATUS(b->sign_in(email, kPassword), 200u);
+  const std::string first = b->cookie();
+  // The sign-in page of a signed-in browser leads on to the keys.
+  const HttpResponse page = b->page("/dashboard/sign-in");
+  EXPECT_STATUS(page, 303u);
+  EXPECT_EQ(page.header("Location"), "/dashboard/keys");
+  ASSERT_STATUS(b->sign_in(email, kPassword), 200u);
+  EXPECT_NE(b->cookie(), first);
+  EXPECT_STATUS(b->get("session"), 200u);
+  b->use_cookie(first);
+  EXPECT_TRUE(is_error(b->get("session"), 401));
+}
+
+TEST_F(DashboardSecurityTest, SignOutNeedsTheCsrfToken) {
+  auto b = signed_in(ws_.id);
+  EXPECT_TRUE(is_refused(b->api("DELETE", "session", std::nullopt, {}, Csrf::kNone)));
+  EXPECT_STATUS(b->get("session"), 200u);
+}
+
 // --- The sign-in throttle ---
 
 // Status, body and header names: what could tell one address from another.
