@@ -60,6 +60,21 @@ TEST_F(ServeTest, PrintsListeningOnWithThePickedPortAndServes) {
   EXPECT_TRUE(is_error(r, 401));
 }
 
+TEST_F(ServeTest, NoDashboardLeavesEveryDashboardPathUnknown) {
+  ServerProcess& on = server();
+  HttpClient with(on.host(), on.port());
+  EXPECT_EQ(with.request("GET", "/dashboard/sign-in").status, 200u);
+
+  ServerOptions options;
+  options.extra_args = {"--no-dashboard"};
+  ServerProcess off(options);
+  HttpClient without(off.host(), off.port());
+  for (const char* path : {"/dashboard", "/dashboard/sign-in", "/dashboard/api/session",
+                           "/dashboard/assets/dashboard.css"}) {
+    EXPECT_TRUE(is_error(without.request("GET", path), 404)) << path;
+  }
+}
+
 // What `make run` does: --demo fills an empty database once and prints a key that works, the
 // commands to try, where the reference page is and the dashboard user's sign-in; a restart adds
 // nothing and shows neither key nor password.
