@@ -83,11 +83,16 @@ run: build-binary
 # the fuzz targets are built meanwhile, at the lowest CPU priority: they take only the cycles the
 # tests leave idle (a cold `make test` on 2 cores: about a minute and a half less).
 CONTRACT_DIR := $(BUILD_DIR)/contract
+FUZZ_BUILD_DIR     ?= build-fuzz
+FUZZ_SECONDS       ?= 60
+FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_JOBS          ?= 2
 FUZZ_BUILD_LOG := $(BUILD_DIR)/fuzz-build.log
 
-test: build test-deps
+test: build test-deps $(FUZZ_BUILD_DIR)/build.ninja
 	rm -rf $(CONTRACT_DIR) && mkdir -p $(CONTRACT_DIR)
-	@nice -n 19 $(MAKE) --no-print-directory fuzz-build > $(FUZZ_BUILD_LOG) 2>&1 & fuzz_build=$$!; \
+	@nice -n 19 cmake --build $(FUZZ_BUILD_DIR) -j $(FUZZ_JOBS) --target fuzzers \
+	  > $(FUZZ_BUILD_LOG) 2>&1 & fuzz_build=$$!; \
 	status=0; \
 	( cd $(BUILD_DIR) && LEADLINE_CONTRACT_LOG_DIR=$(CURDIR)/$(CONTRACT_DIR) \
 	  ctest --output-on-failure -j $(JOBS) ) || status=$$?; \
@@ -177,10 +182,7 @@ soak: build
 	tools/soak/run_soak.sh $(BUILD_DIR) $(SOAK_SECONDS)
 
 # --- fuzzing: libFuzzer targets in fuzz/, built with clang-14 in their own build dir ---
-FUZZ_BUILD_DIR     ?= build-fuzz
-FUZZ_SECONDS       ?= 60
-FUZZ_SMOKE_SECONDS ?= 10
-FUZZ_JOBS          ?= 2
+# (FUZZ_BUILD_DIR, FUZZ_SECONDS, FUZZ_SMOKE_SECONDS, FUZZ_JOBS: at the top, as `test` needs them.)
 
 .PHONY: fuzz-build fuzz fuzz-smoke
 
