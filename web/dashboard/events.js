@@ -50,7 +50,7 @@ function eventItem(event) {
 
 function showEmpty() {
   list.replaceChildren(h('li', { class: 'empty' }, type
-    ? `No ${type} events in the last 30 days.` : 'No events in the last 30 days.'));
+    ? `No ${type} events are kept.` : 'No events are kept yet.'));
 }
 
 async function loadLatest() {
