@@ -240,7 +240,15 @@ try {
   await page.keyboard.press('Enter');
   await page.waitForURL(`${base}/dashboard/keys`);
   await settled(page);
-  await tabTo(page, page.getByLabel('Name', { exact: true }));
+  // Without a name the form says so, marks the field and puts the focus there.
+  await tabTo(page, page.getByRole('button', { name: 'Create key', exact: true }));
+  await page.keyboard.press('Enter');
+  await alertSays(page, 'Give the key a name.');
+  const nameField = page.getByLabel('Name', { exact: true });
+  if ((await nameField.getAttribute('aria-invalid')) !== 'true'
+      || !(await nameField.evaluate((el) => el === document.activeElement))) {
+    fail('an empty key name is not marked invalid and focused');
+  }
   await page.keyboard.type('Integration');
   const read = page.getByRole('checkbox', { name: 'Read', exact: true });
   const write = page.getByRole('checkbox', { name: 'Write', exact: true });

@@ -93,6 +93,23 @@ export function clearPageError() {
   if (region) region.textContent = '';
 }
 
+// A form's error sentence: clear() before checking, report(message, field) to mark the field
+// invalid for screen readers, say why in the form's alert region and move the focus there.
+// `field` is an input, or anything with focus() (a group of checkboxes).
+export function formErrors(region, fields) {
+  return {
+    clear() {
+      region.textContent = '';
+      for (const field of fields) field.removeAttribute('aria-invalid');
+    },
+    report(message, field) {
+      if (field instanceof Element) field.setAttribute('aria-invalid', 'true');
+      region.textContent = message;
+      field.focus();
+    },
+  };
+}
+
 // h('p', {class: 'x', onclick: f}, 'text', child) — element building that never parses HTML,
 // so nothing from the server can inject markup (and the CSP needs no inline anything).
 export function h(tag, props = {}, ...children) {

@@ -1,7 +1,7 @@
 // API keys: the workspace's keys (GET keys, newest first), creating one (POST keys; the key
 // itself is in that answer only, so it is shown once) and revoking one after a confirmation.
 import {
-  api, confirmAction, h, secretBox, showPageError, startPage, timeElement, whileBusy,
+  api, confirmAction, formErrors, h, secretBox, showPageError, startPage, timeElement, whileBusy,
 } from './dashboard.js';
 
 const form = document.getElementById('create-form');
@@ -72,23 +72,21 @@ async function revoke(key, button) {
   }
 }
 
+const createErrors = formErrors(createError, [nameInput, readBox]);
+
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
-  createError.textContent = '';
-  nameInput.removeAttribute('aria-invalid');
+  createErrors.clear();
   const name = nameInput.value.trim();
   const scopes = [readBox, writeBox].filter((box) => box.checked).map((box) => box.value);
   const allowedIps = ipsInput.value.split('\n').map((line) => line.trim())
     .filter((line) => line !== '');
   if (name === '') {
-    nameInput.setAttribute('aria-invalid', 'true');
-    createError.textContent = 'Give the key a name.';
-    nameInput.focus();
+    createErrors.report('Give the key a name.', nameInput);
     return;
   }
   if (scopes.length === 0) {
-    createError.textContent = 'Choose at least one scope: Read, Write or both.';
-    readBox.focus();
+    createErrors.report('Choose at least one scope: Read, Write or both.', readBox);
     return;
   }
   const submit = form.querySelector('button[type="submit"]');

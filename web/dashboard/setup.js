@@ -1,7 +1,7 @@
 // Setup: the link's one-time token and a chosen password go to POST setup, which signs the user
 // in; then the keys page. The password rule (12 to 128 characters) is checked here too, so the
 // user hears about it before a round trip.
-import { api } from './dashboard.js';
+import { api, formErrors } from './dashboard.js';
 
 const form = document.getElementById('setup-form');
 const password = document.getElementById('new-password');
@@ -16,25 +16,21 @@ if (!token) {
   submit.disabled = true;
 }
 
+const errors = formErrors(error, [password, repeat]);
+
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
-  error.textContent = '';
-  password.removeAttribute('aria-invalid');
-  repeat.removeAttribute('aria-invalid');
+  errors.clear();
   // Characters as people count them (code points), not UTF-16 units.
   const length = [...password.value].length;
   if (length < 12 || length > 128) {
-    password.setAttribute('aria-invalid', 'true');
-    error.textContent = length < 12
+    errors.report(length < 12
       ? `The password must have at least 12 characters; this one has ${length}.`
-      : `The password must have at most 128 characters; this one has ${length}.`;
-    password.focus();
+      : `The password must have at most 128 characters; this one has ${length}.`, password);
     return;
   }
   if (repeat.value !== password.value) {
-    repeat.setAttribute('aria-invalid', 'true');
-    error.textContent = 'The two passwords differ. Type the same password twice.';
-    repeat.focus();
+    errors.report('The two passwords differ. Type the same password twice.', repeat);
     return;
   }
   submit.disabled = true;

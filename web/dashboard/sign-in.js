@@ -1,6 +1,6 @@
 // Sign-in: POST session with the e-mail and password; on success the keys page. The server's
 // sentence is shown as it is (401 `Incorrect e-mail or password`, 429 while throttled).
-import { api, ApiError } from './dashboard.js';
+import { api, ApiError, formErrors } from './dashboard.js';
 
 const form = document.getElementById('sign-in-form');
 const email = document.getElementById('email');
@@ -8,16 +8,14 @@ const password = document.getElementById('password');
 const error = document.getElementById('sign-in-error');
 const submit = form.querySelector('button[type="submit"]');
 
+const errors = formErrors(error, [email, password]);
+
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
-  error.textContent = '';
-  email.removeAttribute('aria-invalid');
-  password.removeAttribute('aria-invalid');
+  errors.clear();
   if (email.value.trim() === '' || password.value === '') {
-    const missing = email.value.trim() === '' ? email : password;
-    missing.setAttribute('aria-invalid', 'true');
-    error.textContent = 'Enter your e-mail address and your password.';
-    missing.focus();
+    errors.report('Enter your e-mail address and your password.',
+      email.value.trim() === '' ? email : password);
     return;
   }
   submit.disabled = true;

@@ -4,7 +4,7 @@
 // attempts and a Redeliver button. The JSON endpoints mirror the API's /webhooks and
 // /webhook-deliveries.
 import {
-  api, confirmAction, formatNumber, h, refreshWhileVisible, secretBox, showPageError, startPage,
+  api, confirmAction, formatNumber, formErrors, h, refreshWhileVisible, secretBox, showPageError, startPage,
   timeElement, uniqueId, whileBusy,
 } from './dashboard.js';
 
@@ -70,21 +70,19 @@ function eventTypeChecks(selected) {
 const addChecks = eventTypeChecks(['*']);
 document.getElementById('add-events').append(addChecks.element);
 
+const addErrors = formErrors(addError, [urlInput]);
+
 addForm.addEventListener('submit', async (event) => {
   event.preventDefault();
-  addError.textContent = '';
-  urlInput.removeAttribute('aria-invalid');
+  addErrors.clear();
   const url = urlInput.value.trim();
   const events = addChecks.read();
   if (url === '') {
-    urlInput.setAttribute('aria-invalid', 'true');
-    addError.textContent = 'Enter the URL that should receive the events.';
-    urlInput.focus();
+    addErrors.report('Enter the URL that should receive the events.', urlInput);
     return;
   }
   if (events.length === 0) {
-    addError.textContent = 'Choose at least one event type, or all of them.';
-    addChecks.focus();
+    addErrors.report('Choose at least one event type, or all of them.', addChecks);
     return;
   }
   const submit = addForm.querySelector('button[type="submit"]');
