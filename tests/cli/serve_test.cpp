@@ -75,6 +75,27 @@ TEST_F(ServeTest, NoDashboardLeavesEveryDashboardPathUnknown) {
   }
 }
 
+TEST_F(ServeTest, DashboardAssetsAreRevalidatedByTheirETag) {
+  ServerProcess& s = server();
+  HttpClient c(s.host(), s.port());
+  const HttpResponse first = c.request("GET", "/dashboard/assets/dashboard.css");
+  ASSERT_EQ(first.status, 200u) << first.describe();
+  EXPECT_FALSE(first.body.empty());
+  const std::string etag = first.header("ETag");
+  ASSERT_EQ(etag.size(), 34u) << first.describe();
+  EXPECT_EQ(first.header("Cache-Control"), "no-cache");
+
+  const HttpResponse same =
+      c.request("GET", "/dashboard/assets/dashboard.css", std::nullopt, {{"If-None-Match", etag}});
+  EXPECT_EQ(same.status, 304u) << same.describe();
+  EXPECT_TRUE(same.body.empty());
+  EXPECT_EQ(same.header("ETag"), etag);
+  const HttpResponse other =
+      c.request("GET", "/dashboard/assets/dashboard.js", std::nullopt, {{"If-None-Match", etag}});
+  EXPECT_EQ(other.status, 200u) << other.describe();
+  EXPECT_NE(other.header("ETag"), etag);
+}
+
 // What `make run` does: --demo fills an empty database once and prints a key that works, the
 // commands to try, where the reference page is and the dashboard user's sign-in; a restart adds
 // nothing and shows neither key nor password.
