@@ -21,10 +21,8 @@ Result<domain::ScopeSet> parse_scopes(std::string_view text) {
     const std::size_t comma = text.find(',', start);
     const std::string_view word = trim_ascii_space(text.substr(
         start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-    if (word == "read") {
-      scopes.add(domain::Scope::kRead);
-    } else if (word == "write") {
-      scopes.add(domain::Scope::kWrite);
+    if (const auto scope = domain::parse_scope(word)) {
+      scopes.add(*scope);
     } else if (word.empty()) {
       return usage_failure("--scopes must be a comma-separated list of read, write");
     } else {
@@ -35,13 +33,6 @@ Result<domain::ScopeSet> parse_scopes(std::string_view text) {
     start = comma + 1;
   }
   return scopes;
-}
-
-std::vector<std::string> scope_names(domain::ScopeSet scopes) {
-  std::vector<std::string> names;
-  if (scopes.has(domain::Scope::kRead)) names.emplace_back("read");
-  if (scopes.has(domain::Scope::kWrite)) names.emplace_back("write");
-  return names;
 }
 
 }  // namespace leadline::cli

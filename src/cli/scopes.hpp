@@ -13,7 +13,6 @@ namespace leadline::cli {
 // Any non-empty subset of read,write; duplicates collapse; an unknown scope is named.
 Result<domain::ScopeSet> parse_scopes(std::string_view text);
 
-// Canonical order: read, then write.
-std::vector<std::string> scope_names(domain::ScopeSet scopes);
+using domain::scope_names;
 
 }  // namespace leadline::cli

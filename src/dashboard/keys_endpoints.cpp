@@ -22,10 +22,9 @@ void write_key(api::JsonWriter& w, const domain::ApiKeyRecord& key,
                std::optional<domain::Timestamp> last_used, const std::string* plaintext) {
   w.begin_object().field("id", key.id.value);
   if (plaintext != nullptr) w.field("key", *plaintext);
-  w.field("name", key.name).field("prefix", key.prefix).key("scopes").begin_array();
-  if (key.scopes.has(domain::Scope::kRead)) w.string("read");
-  if (key.scopes.has(domain::Scope::kWrite)) w.string("write");
-  w.end_array()
+  w.field("name", key.name)
+      .field("prefix", key.prefix)
+      .field("scopes", domain::scope_names(key.scopes))
       .field("allowed_ips", key.allowed_ips)
       .field("created_at", key.created_at)
       .field("last_used_at", last_used)
@@ -41,13 +40,12 @@ api::Decoded<domain::ScopeSet> scopes_field(const boost::json::object& body) {
   }
   domain::ScopeSet scopes;
   for (const auto& item : member->get_array()) {
-    const domain::Scope scope = item == "read"    ? domain::Scope::kRead
-                                : item == "write" ? domain::Scope::kWrite
-                                                  : domain::Scope{};
-    if (scope == domain::Scope{} || scopes.has(scope)) {
+    const auto scope =
+        item.is_string() ? domain::parse_scope(item.get_string()) : std::optional<domain::Scope>{};
+    if (!scope || scopes.has(*scope)) {
       return api::BadRequest{"scopes may hold \"read\" and \"write\", each at most once"};
     }
-    scopes.add(scope);
+    scopes.add(*scope);
   }
   return scopes;
 }

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "domain/ids.hpp"
@@ -24,6 +25,21 @@ struct ScopeSet {
   }
   friend bool operator==(const ScopeSet&, const ScopeSet&) = default;
 };
+
+// How scopes are named wherever people and programs write them: "read", "write".
+inline std::optional<Scope> parse_scope(std::string_view name) {
+  if (name == "read") return Scope::kRead;
+  if (name == "write") return Scope::kWrite;
+  return std::nullopt;
+}
+
+// Canonical order: read, then write.
+inline std::vector<std::string> scope_names(ScopeSet scopes) {
+  std::vector<std::string> names;
+  if (scopes.has(Scope::kRead)) names.emplace_back("read");
+  if (scopes.has(Scope::kWrite)) names.emplace_back("write");
+  return names;
+}
 
 struct ApiKeyRecord {
   ApiKeyId id;
