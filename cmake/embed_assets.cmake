@@ -65,8 +65,10 @@ foreach(f IN LISTS FILES)
   string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
   string(REGEX REPLACE "(0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,)" "\\1\n" bytes "${bytes}")
   file(SIZE ${source} size)
+  file(SHA256 ${source} digest)
+  string(SUBSTRING ${digest} 0 32 etag)
   string(APPEND arrays "// ${name}\nconst unsigned char kAsset${index}[] = {\n${bytes}0};\n")
-  string(APPEND entries "    {\"${name}\", \"${type}\", kAsset${index}, ${size}},\n")
+  string(APPEND entries "    {\"${name}\", \"${type}\", \"\\\"${etag}\\\"\", kAsset${index}, ${size}},\n")
   math(EXPR index "${index} + 1")
 endforeach()
 file(WRITE ${OUT}.tmp "// Generated from web/dashboard/ and uPlot at build time by cmake/embed_assets.cmake; do not edit.
@@ -80,6 +82,7 @@ ${arrays}
 struct Entry {
   std::string_view name;
   std::string_view content_type;
+  std::string_view etag;
   const unsigned char* bytes;
   std::size_t size;
 };
@@ -91,7 +94,7 @@ std::optional<Asset> dashboard_asset(std::string_view name) {
   for (const auto& entry : kEntries) {
     if (entry.name == name) {
       return Asset{entry.content_type,
-                   {reinterpret_cast<const char*>(entry.bytes), entry.size}};
+                   {reinterpret_cast<const char*>(entry.bytes), entry.size}, entry.etag};
     }
   }
   return std::nullopt;

@@ -21,17 +21,6 @@ namespace leadline::api {
 
 namespace {
 
-struct Target {
-  std::string_view path;
-  std::string_view query;  // after '?', without it
-};
-
-Target split_target(std::string_view target) {
-  const std::size_t question = target.find('?');
-  if (question == std::string_view::npos) return {target, {}};
-  return {target.substr(0, question), target.substr(question + 1)};
-}
-
 void add_rate_limit_headers(http::Response& response, const auth::RateLimitDecision& d) {
   response.headers.emplace_back("X-RateLimit-Limit", std::to_string(d.limit));
   response.headers.emplace_back("X-RateLimit-Remaining", std::to_string(d.remaining));
@@ -65,13 +54,13 @@ struct ApiHandler::Impl {
 // is attributable to a key (it passed authentication), so that usage can be recorded.
 Outcome ApiHandler::Impl::serve(const http::Request& request, http::Response& response,
                                 RequestFacts& facts) {
-  const Target target = split_target(request.target);
-  if (auto reference = serve_reference(target.path, request, response)) {
+  const std::string_view path = request.path();
+  if (auto reference = serve_reference(path, request, response)) {
     facts.route = reference->route;
     return std::move(reference->outcome);
   }
-  const Route* route = find_route(target.path);
-  if (route == nullptr) return ApiError(ErrorKind::kNoRoute, unknown_path_message(target.path));
+  const Route* route = find_route(path);
+  if (route == nullptr) return ApiError(ErrorKind::kNoRoute, unknown_path_message(path));
   facts.route = route->path;
   if (!method_allowed(*route, request.method)) {
     return method_not_allowed(request.method, route->allow);
@@ -86,12 +75,12 @@ Outcome ApiHandler::Impl::serve(const http::Request& request, http::Response& re
   if (auto refused = admit(key, response)) return refused;
   if (auto refused = check_scope(key, request.method)) return refused;
 
-  auto query = QueryParams::parse(target.query);
+  auto query = QueryParams::parse(request.query());
   if (auto* e = failed(query)) return ApiError(*e);
   ResourceContext ctx{request, response, std::get<QueryParams>(query), key.workspace_id, db,
                       cursors, webhooks};
   if (wants_idempotency(request)) {
-    return serve_idempotently(ctx, *route, key.id, target.path, target.query);
+    return serve_idempotently(ctx, *route, key.id, path, request.query());
   }
   return route->handle(ctx);
 }

@@ -28,9 +28,13 @@ const Route* find_route(std::string_view path) {
 }
 
 bool method_allowed(const Route& route, std::string_view method) {
+  return allows_method(route.allow, method);
+}
+
+bool allows_method(std::string_view allow, std::string_view method) {
   // Methods are upper-case tokens; one that is a prefix of another ("GET" of "GETX") must not
   // match, so each entry of the list is compared whole.
-  std::string_view rest = route.allow;
+  std::string_view rest = allow;
   while (!rest.empty()) {
     const std::size_t comma = rest.find(',');
     std::string_view entry = rest.substr(0, comma);

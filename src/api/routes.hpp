@@ -25,6 +25,8 @@ struct Route {
 const Route* find_route(std::string_view path);
 
 bool method_allowed(const Route& route, std::string_view method);
+// Whether `method` is one of an Allow list ("GET, HEAD, POST"), compared entry by entry.
+bool allows_method(std::string_view allow, std::string_view method);
 
 // The 404 sentence for a path no route matches.
 std::string unknown_path_message(std::string_view path);

@@ -7,9 +7,9 @@
 #include <array>
 
 #include "api/request_id.hpp"
+#include "api/routes.hpp"
 #include "auth/api_key.hpp"
 #include "auth/secret_token.hpp"
-#include "auth/sha256_hex.hpp"
 #include "dashboard/dashboard_assets.hpp"
 #include "dashboard/security_headers.hpp"
 #include "dashboard/session_cookie.hpp"
@@ -75,18 +75,6 @@ const std::array kApiRoutes{
 
 bool is_read(std::string_view method) {
   return method == "GET" || method == "HEAD";
-}
-
-// "GET, HEAD, POST" allows "POST"; exact words, not substrings.
-bool allows(std::string_view allow, std::string_view method) {
-  while (!allow.empty()) {
-    const std::size_t comma = allow.find(',');
-    if (allow.substr(0, comma) == method) return true;
-    if (comma == std::string_view::npos) break;
-    allow.remove_prefix(comma + 1);
-    while (!allow.empty() && allow.front() == ' ') allow.remove_prefix(1);
-  }
-  return false;
 }
 
 void redirect(http::Response& response, std::string_view location) {
@@ -156,15 +144,13 @@ api::Outcome DashboardHandler::Impl::serve(const http::Request& request, std::st
     caching = Caching::kAsset;
     // Revalidated on every use (they change with the binary): the ETag lets an unchanged asset
     // cost a 304 instead of its bytes.
-    std::string etag(1, '"');
-    etag.append(auth::sha256_hex(asset->body), 0, 32).push_back('"');
-    if (request.header("If-None-Match") == etag) {
+    if (request.header("If-None-Match") == asset->etag) {
       response.status = 304;
     } else {
       response.content_type = asset->content_type;
       response.body.assign(asset->body);
     }
-    response.headers.emplace_back("ETag", std::move(etag));
+    response.headers.emplace_back("ETag", asset->etag);
     return api::kAnswered;
   }
   if (path == kRoot || path == "/dashboard/") {
@@ -199,7 +185,7 @@ api::Outcome DashboardHandler::Impl::serve_api(const ApiRoute& route, const http
                                                std::string_view query, http::Response& response,
                                                api::RequestFacts& facts) {
   facts.route = route.path;
-  if (!allows(route.allow, request.method)) {
+  if (!api::allows_method(route.allow, request.method)) {
     return api::method_not_allowed(request.method, route.allow);
   }
   const RequestOrigin origin = request_origin(request, settings.trusted_proxies);
@@ -237,15 +223,10 @@ DashboardHandler::~DashboardHandler() = default;
 void DashboardHandler::handle(const http::Request& request, http::Response& response,
                               api::RequestFacts& facts) {
   std::string request_id = api::request_id_for(request.header("X-Request-Id"));
-  const std::string_view target = request.target;
-  const std::size_t question = target.find('?');
-  const std::string_view path = target.substr(0, question);
-  const std::string_view query =
-      question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
   Caching caching = Caching::kNoStore;
   api::Outcome outcome;
   try {
-    outcome = impl_->serve(request, path, query, response, facts, caching);
+    outcome = impl_->serve(request, request.path(), request.query(), response, facts, caching);
   } catch (const store::StoreUnavailable& e) {
     facts.error = e.what();
     outcome = api::database_unavailable(request_id);

@@ -23,6 +23,13 @@ struct Request {
   std::string_view peer_ip;  // textual address of the direct peer, e.g. "127.0.0.1", "::1"
   std::vector<Header> headers;
 
+  // The target's path, and its query string after '?' (without it; empty when absent).
+  std::string_view path() const { return target.substr(0, target.find('?')); }
+  std::string_view query() const {
+    const std::size_t question = target.find('?');
+    return question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
+  }
+
   // First header with this name (ASCII case-insensitive); empty when absent.
   std::string_view header(std::string_view name) const;
   bool has_header(std::string_view name) const;

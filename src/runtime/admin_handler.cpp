@@ -20,7 +20,7 @@ void json_response(http::Response& response, unsigned status, const boost::json:
 }  // namespace
 
 void AdminHandler::handle(const http::Request& request, http::Response& response) {
-  const std::string_view path = request.target.substr(0, request.target.find('?'));
+  const std::string_view path = request.path();
   const bool known = path == "/healthz" || path == "/readyz" || path == "/metrics";
   if (!known) {
     api::render_error({api::ErrorKind::kNoRoute,

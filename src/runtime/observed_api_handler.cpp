@@ -91,8 +91,7 @@ void ObservedApiHandler::handle(const http::Request& request, http::Response& re
 
 bool ObservedApiHandler::for_dashboard(const http::Request& request) const {
   if (dashboard_ == nullptr) return false;
-  const std::string_view target = request.target;
-  return dashboard::owns(target.substr(0, target.find('?')));
+  return dashboard::owns(request.path());
 }
 
 bool ObservedApiHandler::may_wait(const http::Request& request) const {
