@@ -208,7 +208,7 @@ fuzz-smoke: fuzz-build
 # Tables: $(BENCH_DIR)/results/*.md; raw wrk output: $(BENCH_DIR)/results/raw/.
 #   make bench BENCH_SECONDS=10    seconds per scenario and server (default 10)
 #   make bench-large               1,000,000 leads
-#   make bench-growth              list/search/deep-cursor at 10k, 100k and 1M leads (SQLite)
+#   make bench-growth              list/search/stage/deep-cursor/tag filters at 10k, 100k, 1M (both backends)
 #   make bench BENCH_ARGS='--backends sqlite'   (more knobs: see the header of bench/run.sh)
 #   make bench-webhooks            only the webhook/event measurements (bench/webhooks.sh), which
 #                                  `make bench` runs after bench/run.sh

@@ -159,7 +159,12 @@ std::string email_local(std::string_view first, std::string_view last, std::uint
   return out + "." + std::to_string(i);
 }
 
-std::string tags_json(Rng& rng) {
+// Carried by exactly every tenth contact and conversation (i % 10 == 0), besides the random
+// tags: the tag filter scenarios match a known 10 %.
+constexpr std::string_view kMarkedTag = "key-account";
+
+// Up to two random tags of kTags, then kMarkedTag when `marked`.
+std::string tags_json(Rng& rng, bool marked = false) {
   const auto count = rng.below(3);
   std::string out = "[";
   std::uint64_t used = 0;
@@ -170,6 +175,12 @@ std::string tags_json(Rng& rng) {
     if (out.size() > 1) out += ',';
     out += '"';
     out += kTags[k];
+    out += '"';
+  }
+  if (marked) {
+    if (out.size() > 1) out += ',';
+    out += '"';
+    out += kMarkedTag;
     out += '"';
   }
   return out + "]";
@@ -294,7 +305,7 @@ void write_contacts(const Options& o) {
                        contact_email(i) + '"';
     if (rng.below(3) != 0) line += R"(,"phone":"+1 555 )" + std::to_string(1000000 + i) + '"';
     if (rng.below(2) == 0) line += R"(,"company_name":")" + std::string(rng.pick(kCompanies)) + '"';
-    line += R"(,"tags":)" + tags_json(rng);
+    line += R"(,"tags":)" + tags_json(rng, i % 10 == 0);
     line += R"(,"created_at":")" + iso8601(spread_time(rng, i, o.contacts)) + "\"}";
     w.line(line);
   }
@@ -350,7 +361,7 @@ void write_conversations(const Options& o) {
     std::int64_t at = spread_time(rng, i, o.conversations);
     const std::string_view source = rng.pick(kSources);
     const std::string_view status = rng.pick(kStatuses);
-    const std::string tags = tags_json(rng);
+    const std::string tags = tags_json(rng, i % 10 == 0);
     std::string line = R"({"type":"conversation","source":")" + std::string(source) +
                        R"(","status":")" + std::string(status) + R"(","tags":)" + tags +
                        R"(,"created_at":")" + iso8601(at) + R"(","visitor":{"first_name":")" +

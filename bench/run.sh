@@ -5,11 +5,12 @@
 #   bench/run.sh [--large] [--growth] [--backends sqlite,postgres]
 #
 # --large   1,000,000 leads instead of 100,000 (contacts and conversations as default).
-# --growth  list/search/deep-cursor scenarios at 10k, 100k and 1M leads (leadline only) and a
-#           growth table; SQLite only unless --backends says otherwise.
+# --growth  list/search/stage/deep-cursor and tag-filter scenarios at 10k, 100k and 1M leads
+#           (as many contacts, a tenth as many conversations; leadline only) and a growth
+#           table per backend; SQLite and PostgreSQL unless --backends says otherwise.
 # Environment (defaults in brackets): BENCH_BUILD [build-bench], BENCH_SECONDS [10],
 # BENCH_THREADS [2], BENCH_CONNECTIONS [64], BENCH_TIMEOUT [30s], BENCH_BACKENDS
-# [sqlite,postgres; growth: sqlite], BENCH_LEADS / BENCH_CONTACTS / BENCH_CONVERSATIONS /
+# [sqlite,postgres], BENCH_LEADS / BENCH_CONTACTS / BENCH_CONVERSATIONS /
 # BENCH_MESSAGES (dataset size overrides for quick runs), BENCH_GROWTH_SIZES
 # [10000,100000,1000000], BENCH_DEEP_PAGE [1000], BENCH_CHUNK [100000 lines per import call].
 # Results: BENCH_BUILD/results/*.md (Markdown tables) and BENCH_BUILD/results/raw/ (wrk output).
@@ -34,11 +35,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-if [ "$mode" = growth ]; then
-  backends=${backends_arg:-${BENCH_BACKENDS:-sqlite}}
-else
-  backends=${backends_arg:-${BENCH_BACKENDS:-sqlite,postgres}}
-fi
+backends=${backends_arg:-${BENCH_BACKENDS:-sqlite,postgres}}
 
 . "$here/processes.sh"
 . "$here/wrk_results.sh"
@@ -56,8 +53,9 @@ bench_session bench
 
 # --- dataset ----------------------------------------------------------------------------------
 # Generated once per size into BENCH_BUILD/data/ and reused: the generator is deterministic.
+# "-t10": made by the generator that tags every tenth contact and conversation "key-account".
 dataset_dir() {  # LEADS CONTACTS CONVERSATIONS MESSAGES -> prints the directory
-  local dir="$build/data/l$1-c$2-v$3x$4-k$chunk"
+  local dir="$build/data/l$1-c$2-v$3x$4-k$chunk-t10"
   if [ ! -f "$dir/.complete" ]; then
     rm -rf "$dir"
     log "generating dataset: $1 leads, $2 contacts, $3 conversations x $4 messages"
@@ -233,7 +231,14 @@ prepare_scenarios() {
   walk_cursor "$api_base/leads"
   save_response deep_cursor GET "$deep_path" 200
   scenarios+=("deep_cursor|GET|$deep_path|200||list leads, cursor page $deep_reached")
-  [ "$reads_only" = yes ] && return 0
+  if [ "$reads_only" = yes ]; then
+    # The growth run's tag filters: "key-account" is on every tenth contact and conversation.
+    save_response contacts_tag GET "$api_base/contacts?tag=key-account" 200
+    scenarios+=("contacts_tag|GET|$api_base/contacts?tag=key-account|200||list contacts, tag=key-account (10%)")
+    save_response conversations_tag GET "$api_base/conversations?tag=key-account" 200
+    scenarios+=("conversations_tag|GET|$api_base/conversations?tag=key-account|200||list conversations, tag=key-account (10%)")
+    return 0
+  fi
 
   save_response contacts_by_name GET "$api_base/contacts?sort=name" 200
   scenarios+=("contacts_by_name|GET|$api_base/contacts?sort=name|200||list contacts, sort=name")
@@ -393,7 +398,7 @@ bench_growth() {
   IFS=',' read -r -a sizes <<<"${BENCH_GROWTH_SIZES:-10000,100000,1000000}"
   for size in "${sizes[@]}"; do
     log "=== growth $backend: $size leads ==="
-    dir=$(dataset_dir "$size" 1000 0 0)
+    dir=$(dataset_dir "$size" "$size" "$((size / 10))" 0)
     db=$(fresh_db "$backend")
     create_workspace_and_key "$db"
     import_dataset "$db" "$dir" "$backend"
@@ -415,7 +420,9 @@ bench_growth() {
   {
     echo "### growth ($backend) — leadline only, wrk -t$threads -c$connections -d${seconds}s"
     echo
-    echo "| leads | scenario | req/s | p50 ms | p99 ms | errors/requests | VmRSS MiB | VmHWM MiB |"
+    echo "N leads, N contacts, N/10 conversations (no messages); \"key-account\" tags every tenth contact and conversation."
+    echo
+    echo "| N | scenario | req/s | p50 ms | p99 ms | errors/requests | VmRSS MiB | VmHWM MiB |"
     echo "|---:|---|---:|---:|---:|---:|---:|---:|"
     printf '%s' "$rows"
     echo

@@ -92,7 +92,8 @@ sql::ListSql lead_list_sql(const sql::Dialect& dialect, const domain::WorkspaceI
   if (query.stage) sql.filter("l.pipeline_stage = ?", std::string(to_string(*query.stage)));
   sql::filter_updated_window(sql, dialect, {"l", "updated_at", "leads_by_updated"}, query.updated);
   if (!query.search_folded.empty()) {
-    dialect.add_search(sql, {"l", "search_folded", "leads_search", "leads l"}, query.search_folded);
+    dialect.add_search(sql, {"l", "search_folded", "leads_search", "leads l", true},
+                       query.search_folded);
   } else if (query.updated.empty()) {
     sql::count_from_record_counts(
         sql, "lead", ws.value,
@@ -105,12 +106,20 @@ sql::ListSql lead_list_sql(const sql::Dialect& dialect, const domain::WorkspaceI
 
 domain::Lead insert_lead(sql::Connection& conn, const domain::WorkspaceId& ws,
                          const domain::NewLead& lead, domain::Timestamp now) {
-  static const std::string sql =
-      "INSERT INTO leads (id, workspace_id, source, lead_score, created_at, " +
-      std::string(kWrittenColumns) + ") VALUES (?, ?, ?, ?, ?, " +
-      sql::placeholders_for(kWrittenColumns) + ")";
+  static const std::string columns =
+      "id, workspace_id, source, lead_score, created_at, " + std::string(kWrittenColumns);
+  static const std::string values = "?, ?, ?, ?, ?, " + sql::placeholders_for(kWrittenColumns);
   const domain::Lead out = new_lead_record(lead, now);
   sql::Params params;
+  std::string sql = "INSERT INTO leads (";
+  const std::string rowid = conn.dialect().workspace_rowid("leads");
+  if (!rowid.empty()) {
+    sql.append("rowid, ");
+    params.id(ws);
+  }
+  sql.append(columns).append(") VALUES (");
+  if (!rowid.empty()) sql.append(rowid).append(", ");
+  sql.append(values).append(")");
   params.id(out.id).id(ws).text(out.source).opt_real(out.lead_score).int64(out.created_at.unix_ms);
   conn.execute(sql, add_written_values(params, out));
   record_event(conn, ws, "lead.created", record_json::lead_data(out), {}, now);

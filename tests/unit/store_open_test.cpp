@@ -195,5 +195,67 @@ TEST(OpenStoreTest, SqliteUpgradeCountsAndIndexesExistingRows) {
   EXPECT_EQ(found.items.size(), 2u);
 }
 
+// Every lead's rowid lies in its workspace's range (migration 0009): the high bits are the
+// workspace's rowid. Empty when they all do, else the first lead that does not.
+std::string lead_outside_its_workspace(const std::string& path) {
+  sqlite::Connection db(path, sqlite::Connection::Open::kExisting);
+  auto rows = db.query(
+      "SELECT l.id FROM leads l JOIN workspaces w ON w.id = l.workspace_id "
+      "WHERE l.rowid >> 40 <> w.rowid LIMIT 1");
+  return rows.next() ? rows.text(0) : std::string();
+}
+
+// A database written before 0009, with the leads of two workspaces interleaved in rowid order,
+// has its leads moved into their workspaces' rowid ranges; search counts stay exact per
+// workspace, from the trigram index alone, and new leads join their workspace's range.
+TEST(OpenStoreTest, SqliteUpgradeClustersLeadRowidsByWorkspace) {
+  TempDir dir;
+  const std::string path = (dir.path() / "old.db").string();
+  {
+    sqlite::Connection old(path);
+    std::vector<Migration> before_0009;
+    for (const auto& m : sqlite::migrations()) {
+      if (m.version < 9) before_0009.push_back(m);
+    }
+    apply_migrations(old, before_0009, domain::now());
+    old.execute_script(
+        "INSERT INTO workspaces (id, name, created_at) VALUES ('w1', 'One', 1), ('w2', 'Two', 2);"
+        "INSERT INTO leads (id, workspace_id, visitor_name, pipeline_stage, source, created_at, "
+        "updated_at, visitor_name_folded, search_folded) VALUES "
+        "('l1', 'w1', 'Zephyr One', 'new', 'api', 1, 1, 'zephyr one', 'zephyr one'),"
+        "('l2', 'w2', 'Zephyr Two', 'new', 'api', 2, 2, 'zephyr two', 'zephyr two'),"
+        "('l3', 'w1', 'Other', 'lost', 'api', 3, 3, 'other', 'other'),"
+        "('l4', 'w2', 'Zephyr Four', 'lost', 'api', 4, 4, 'zephyr four', 'zephyr four'),"
+        "('l5', 'w1', 'Zephyr Five', 'lost', 'api', 5, 5, 'zephyr five', 'zephyr five'),"
+        "('l6', 'w2', 'Zephyr Six', 'new', 'api', 6, 6, 'zephyr six', 'zephyr six');");
+  }
+  const auto store = open_database("sqlite:" + path);
+  EXPECT_EQ(lead_outside_its_workspace(path), "");
+  const domain::WorkspaceId w1{"w1"};
+  const domain::WorkspaceId w2{"w2"};
+  LeadListQuery search;
+  search.search_folded = "zephyr";
+  EXPECT_EQ(store->leads().list(w1, search).total_count, 2);
+  EXPECT_EQ(store->leads().list(w2, search).total_count, 3);
+  store->leads().create(w1, lead_named("Zephyr New"));
+  store->leads().create(w2, lead_named("Zephyr Newer"));
+  EXPECT_EQ(lead_outside_its_workspace(path), "");
+  const auto found = store->leads().list(w1, search);
+  EXPECT_EQ(found.total_count, 3);
+  ASSERT_EQ(found.items.size(), 3u);
+  EXPECT_EQ(found.items.front().visitor_name, "Zephyr New");
+  EXPECT_EQ(store->leads().list(w2, search).total_count, 4);
+  search.stage = domain::PipelineStage::kLost;
+  EXPECT_EQ(store->leads().list(w2, search).total_count, 1);
+
+  // A write path that leaves the rowid to SQLite is refused, not silently miscounted.
+  sqlite::Connection raw(path, sqlite::Connection::Open::kExisting);
+  EXPECT_THROW(raw.execute_script(
+                   "INSERT INTO leads (id, workspace_id, visitor_name, pipeline_stage, source, "
+                   "created_at, updated_at, visitor_name_folded, search_folded) VALUES "
+                   "('l9', 'w1', 'Stray', 'new', 'api', 9, 9, 'stray', 'stray')"),
+               sqlite::SqliteError);
+}
+
 }  // namespace
 }  // namespace leadline::store::testing

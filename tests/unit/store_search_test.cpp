@@ -76,6 +76,38 @@ TEST_P(StoreTest, LeadStageFilterAndTotalCount) {
   EXPECT_EQ(store_->leads().list(ws_, q).total_count, 1);
 }
 
+// Leads of two workspaces written in turn (created, imported, deleted): a search counts and
+// lists its own workspace's matches only, with and without another filter. On SQLite the
+// count reads the trigram index alone, within the workspace's rowid range (migration 0009).
+TEST_P(StoreTest, LeadSearchKeepsToItsWorkspaceAcrossInterleavedWrites) {
+  std::vector<domain::LeadId> mine;
+  for (int i = 0; i < 6; ++i) {
+    mine.push_back(store_->leads().create(ws_, lead_named("Zephyr " + std::to_string(i))).id);
+    store_->leads().create(other_ws_, lead_named("Zephyr other " + std::to_string(i)));
+    store_->leads().create(ws_, lead_named("Plain " + std::to_string(i)));
+  }
+  domain::NewLead lost = lead_named("Zephyr imported");
+  lost.pipeline_stage = domain::PipelineStage::kLost;
+  import_ok({{1, lost}, {2, lead_named("Imported plain")}});
+  store_->leads().create(other_ws_, lead_named("Zephyr other last"));
+  EXPECT_TRUE(store_->leads().remove(ws_, mine.front()));
+
+  LeadListQuery q;
+  q.search_folded = "zephyr";
+  q.page.limit = 4;
+  auto page = store_->leads().list(ws_, q);
+  EXPECT_EQ(page.total_count, 6);
+  EXPECT_EQ(page.items.size(), 4u);
+  for (const auto& l : page.items) EXPECT_EQ(l.visitor_name.find("other"), std::string::npos);
+  EXPECT_EQ(store_->leads().list(other_ws_, q).total_count, 7);
+  q.search_folded = "zephyr other";
+  EXPECT_EQ(store_->leads().list(ws_, q).total_count, 0);
+  q.search_folded = "zephyr";
+  q.stage = domain::PipelineStage::kLost;
+  EXPECT_EQ(store_->leads().list(ws_, q).total_count, 1);
+  EXPECT_EQ(store_->leads().list(other_ws_, q).total_count, 0);
+}
+
 TEST_P(StoreTest, ContactSearchCoversEveryFieldIncludingPhone) {
   domain::NewContact n = contact_named("Ada", "ada@x.io");
   n.last_name = "LOVELACE";

@@ -52,6 +52,9 @@ class PostgresDialect final : public sql::Dialect {
            "INTEGER)";
   }
 
+  // Rows are addressed by their primary key; the trigram GIN index holds no rowid ranges.
+  std::string workspace_rowid(std::string_view) const override { return {}; }
+
   // Containment of a one-element array, which the GIN index on the tags serves.
   void add_tag_filter(sql::ListSql& sql, std::string_view tags_column,
                       const std::string& tag) const override {

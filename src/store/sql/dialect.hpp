@@ -15,12 +15,15 @@ struct ListSql;
 
 // Where a list searches: the folded column `alias.column`, which SQLite also indexes in the
 // FTS5 trigram table `fts_table`. With `count_from` (the table of `alias`), total_count is
-// counted from the search index instead of over the page's joins.
+// counted from the search index instead of over the page's joins. `rowids_by_workspace`: the
+// table's rowids are its workspace's range (Dialect::workspace_rowid), so the index alone
+// tells a workspace's matches.
 struct SearchTarget {
   std::string_view alias;
   std::string_view column;
   std::string_view fts_table;
   std::string_view count_from;
+  bool rowids_by_workspace = false;
 };
 
 class Dialect {
@@ -55,6 +58,11 @@ class Dialect {
   // another transaction holds it: how one instance's request
   // with an Idempotency-Key keeps out another's. "" where the write transaction already does.
   virtual std::string_view try_lock_text() const = 0;
+
+  // The value of a new row's rowid in `table`, an SQL expression taking the workspace id as its
+  // one parameter: the next rowid of the workspace's range, where the engine keeps a table's
+  // rows by workspace in their rowids (SQLite's leads, migration 0009); "" where it does not.
+  virtual std::string workspace_rowid(std::string_view table) const = 0;
 
   // Keeps the list's rows whose JSON tag array `tags_column` holds `tag`.
   virtual void add_tag_filter(ListSql& sql, std::string_view tags_column,

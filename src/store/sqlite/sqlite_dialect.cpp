@@ -1,6 +1,8 @@
 // Search goes through the FTS5 trigram tables the triggers keep; see docs/design.md (Storage).
 #include "store/sqlite/sqlite_dialect.hpp"
 
+#include <vector>
+
 #include "store/sql/list_statements.hpp"
 #include "store/sqlite/trigram_match.hpp"
 
@@ -31,6 +33,15 @@ class SqliteDialect final : public sql::Dialect {
                tag);
   }
 
+  // The next rowid of the workspace's range: rowid = (workspace's rowid << 40) + n, so that the
+  // range stands for the workspace inside the table's FTS5 index (migration 0009).
+  std::string workspace_rowid(std::string_view table) const override {
+    const std::string t(table);
+    return "(SELECT COALESCE((SELECT t.rowid FROM " + t +
+           " t WHERE t.rowid >= w.rowid << 40 AND t.rowid < (w.rowid + 1) << 40 ORDER BY "
+           "t.rowid DESC LIMIT 1), w.rowid << 40) + 1 FROM workspaces w WHERE w.id = ?)";
+  }
+
   // Keeps the rows whose column contains the needle: through the trigram index when the needle
   // is long enough for one, else by scanning with instr(), which, unlike LIKE, has no wildcard
   // characters.
@@ -43,21 +54,41 @@ class SqliteDialect final : public sql::Dialect {
       return;
     }
     const std::string index(target.fts_table);
-    const std::string in_index = " WHERE " + index + " MATCH ?";
-    if (!target.count_from.empty()) {
+    std::string in_index = " WHERE " + index + " MATCH ?";
+    std::vector<sql::Value> index_params = {*phrase};
+    const std::string workspace = alias + ".workspace_id = ?";
+    const bool workspace_only = sql.where == workspace;
+    const sql::Value ws = sql.params.front();  // of_workspace's first parameter
+    if (target.rowids_by_workspace) {
+      // FTS5 keeps to the workspace's rowid range inside its own index.
+      in_index += " AND " + index + ".rowid >= (SELECT w.rowid << 40 FROM workspaces w WHERE " +
+                  "w.id = ?) AND " + index +
+                  ".rowid < (SELECT (w.rowid + 1) << 40 FROM workspaces w WHERE w.id = ?)";
+      index_params.push_back(ws);
+      index_params.push_back(ws);
+    }
+    if (target.rowids_by_workspace && workspace_only) {
+      // The index alone holds the answer: no row is read to count.
+      sql.count_sql = "SELECT COUNT(*) FROM " + index + in_index;
+      sql.count_params = index_params;
+    } else if (!target.count_from.empty()) {
       // Driven by the index, the count reads the matches only; left to itself, the planner
       // would walk the workspace's rows and test each against the match list.
       sql.count_sql = "SELECT COUNT(*) FROM " + index + " CROSS JOIN " +
                       std::string(target.count_from) + " ON " + alias + ".rowid = " + index +
                       ".rowid" + in_index + " AND " + sql.where;
-      sql.count_params = {*phrase};
+      sql.count_params = index_params;
       sql.count_params.insert(sql.count_params.end(), sql.params.begin(), sql.params.end());
     }
-    const std::string condition = alias + ".rowid IN (SELECT rowid FROM " + index + in_index + ")";
-    sql.filter(condition, *phrase);
+    const std::string condition =
+        alias + ".rowid IN (SELECT " + index + ".rowid FROM " + index + in_index + ")";
+    if (target.rowids_by_workspace) {
+      sql.filter(condition, *phrase, ws, ws);
+    } else {
+      sql.filter(condition, *phrase);
+    }
     // The unary + keeps the planner off the workspace's indexes, leaving it one way in: the
     // matches, looked up by rowid. Later filters extend this form too (ListSql::filter).
-    const std::string workspace = alias + ".workspace_id = ?";
     if (sql.where.rfind(workspace, 0) == 0) sql.match_driven_where = "+" + sql.where;
   }
 
