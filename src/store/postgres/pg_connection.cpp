@@ -177,10 +177,10 @@ Connection::Connection(const std::string& conninfo) {
   }
   // Notices ("... already exists, skipping") are not errors and must not reach stderr.
   PQsetNoticeProcessor(conn_, ignore_notice, nullptr);
-  // A cached generic plan cannot tell a rare search needle (trigram index) from a common one
-  // (sort index, filtered), so every execution of a prepared statement is planned with its
-  // values. Best effort: an engine without this setting keeps its own default.
-  PQclear(PQexec(conn_, "SET plan_cache_mode = force_custom_plan"));
+  // Best effort: an engine without plan_cache_mode plans as it does.
+  PGresult* mode = PQexec(conn_, "SHOW plan_cache_mode");
+  if (mode == nullptr || PQresultStatus(mode) != PGRES_TUPLES_OK) plans_ = Plans::kUnsettable;
+  PQclear(mode);
   if (PQenterPipelineMode(conn_) == 0) fail(conn_, nullptr, "entering pipeline mode");
 }
 
@@ -245,13 +245,24 @@ void Connection::send_prepared(std::string_view sql, const sql::Params& params, 
   owed_.push_back({kind, text});
 }
 
-void Connection::send_statement(std::string_view sql, const sql::Params& params, Owed::Kind kind) {
+void Connection::send_statement(std::string_view sql, const sql::Params& params, Owed::Kind kind,
+                                bool plan_with_values) {
   if (check_) {
+    // Planned either way: a key's lookup by id has one plan for every value.
     const auto check = std::move(*check_);
     check_.reset();
     send_prepared(check.first, check.second, Owed::Kind::kCheck);
     // Its text is gone once this call returns, and so is the need to name it.
     owed_.back().sql = "the request's check";
+  }
+  // A cached generic plan cannot tell a rare search needle (trigram index) from a common one
+  // (sort index, filtered): such statements are planned for each execution with its values.
+  // Others keep the plan cache (the server's default), whose plans cost nothing per execution.
+  const Plans wanted = plan_with_values ? Plans::kPerValues : Plans::kDefault;
+  if (plans_ != Plans::kUnsettable && plans_ != wanted) {
+    send_command(plan_with_values ? "SET plan_cache_mode = force_custom_plan"
+                                  : "RESET plan_cache_mode");
+    plans_ = wanted;
   }
   send_prepared(sql, params, kind);
 }
@@ -264,6 +275,8 @@ void Connection::send_command(std::string_view sql) {
   owed_.push_back({Owed::Kind::kCommand, sql});
   if (sql.starts_with("BEGIN")) transaction_open_ = true;
   if (sql == "COMMIT" || sql == "ROLLBACK") transaction_open_ = false;
+  // Undoing a transaction undoes a SET within it.
+  if (sql == "ROLLBACK" && plans_ != Plans::kUnsettable) plans_ = Plans::kUnknown;
 }
 
 void Connection::sync_later() {
@@ -344,6 +357,8 @@ std::vector<Connection::Result*> Connection::collect() {
       PQclear(raw);
     }
   }
+  // A failure undid (or skipped) whatever SET went with it.
+  if ((check_failed || failure) && plans_ != Plans::kUnsettable) plans_ = Plans::kUnknown;
   if (check_failed) {
     release_rows();
     throw sql::CheckFailed("check failed");
@@ -372,7 +387,9 @@ sql::Rows Connection::query(std::string_view sql, const sql::Params& params) {
 }
 
 std::vector<sql::Rows> Connection::query_together(std::vector<sql::Statement> statements) {
-  for (const auto& s : statements) send_statement(s.sql, s.params, Owed::Kind::kRows);
+  for (const auto& s : statements) {
+    send_statement(s.sql, s.params, Owed::Kind::kRows, s.plan_with_values);
+  }
   std::vector<sql::Rows> out;
   out.reserve(statements.size());
   for (Result* r : collect()) out.emplace_back(*r);

@@ -27,6 +27,9 @@ class CheckFailed : public std::runtime_error {
 struct Statement {
   std::string_view sql;
   Params params;
+  // The best plan depends on the values (how many rows a search needle matches): planned for
+  // each execution rather than once for all.
+  bool plan_with_values = false;
 };
 
 class Connection {

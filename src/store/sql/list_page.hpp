@@ -50,10 +50,12 @@ Page<T> run_list(Connection& conn, const ListSql& sql, const PageRequest& page, 
     st = list_statements_for(sql, page, conn.dialect(), out.total_count);
     page_rows.emplace(conn.query(st.page_sql, Params(std::move(st.page_params))));
   } else {
-    // Together: one round trip where the engine pipelines.
+    // Together: one round trip where the engine pipelines. Filters beyond the workspace (its
+    // parameter comes first) match more or fewer rows by their values.
+    const bool filtered = sql.params.size() > 1;
     std::vector<Statement> both;
-    both.push_back({st.count_sql, Params(std::move(st.count_params))});
-    both.push_back({st.page_sql, Params(std::move(st.page_params))});
+    both.push_back({st.count_sql, Params(std::move(st.count_params)), filtered});
+    both.push_back({st.page_sql, Params(std::move(st.page_params)), filtered});
     std::vector<Rows> rows = conn.query_together(std::move(both));
     read_count(rows[0]);
     page_rows.emplace(std::move(rows[1]));
