@@ -16,10 +16,16 @@
 #include "api/request_id.hpp"
 #include "api/resource_context.hpp"
 #include "api/routes.hpp"
+#include "store/carried_check.hpp"
+#include "store/sql/connection.hpp"
 
 namespace leadline::api {
 
 namespace {
+
+ApiError invalid_key() {
+  return ApiError(ErrorKind::kInvalidCredentials, "invalid or revoked API key");
+}
 
 void add_rate_limit_headers(http::Response& response, const auth::RateLimitDecision& d) {
   response.headers.emplace_back("X-RateLimit-Limit", std::to_string(d.limit));
@@ -45,7 +51,12 @@ struct ApiHandler::Impl {
   WebhookRules webhooks;
 
   Outcome serve(const http::Request& request, http::Response& response, RequestFacts& facts);
-  Checked<domain::ApiKeyRecord> authenticate(const http::Request& request);
+  Checked<auth::AuthenticatedKey> authenticate(const http::Request& request);
+  Outcome serve_as(const domain::ApiKeyRecord& key, const Route& route,
+                   const http::Request& request, http::Response& response);
+  // The 401 of a remembered key that turned out revoked, as if it had been looked up.
+  Outcome refuse_forgotten(const http::Request& request, http::Response& response,
+                           RequestFacts& facts);
   Outcome admit(const domain::ApiKeyRecord& key, http::Response& response);
   static Outcome check_scope(const domain::ApiKeyRecord& key, std::string_view method);
 };
@@ -68,10 +79,39 @@ Outcome ApiHandler::Impl::serve(const http::Request& request, http::Response& re
 
   auto authenticated = authenticate(request);
   if (auto* e = failed(authenticated)) return *e;
-  const auto& key = std::get<domain::ApiKeyRecord>(authenticated);
+  const auto& [key, remembered] = std::get<auth::AuthenticatedKey>(authenticated);
   facts.key_id = key.id.value;
   facts.workspace_id = key.workspace_id.value;
+  if (!remembered) return serve_as(key, *route, request, response);
 
+  // A remembered key is confirmed with the request's first round trip, or on its own before
+  // an answer that took none; a revocation by any process counts on the very next request.
+  Outcome outcome;
+  store::CarriedCheck check = db.keys().carry_usable_check(key.id);
+  try {
+    outcome = serve_as(key, *route, request, response);
+  } catch (const store::sql::CheckFailed&) {
+    return refuse_forgotten(request, response, facts);
+  }
+  if (!check.ran()) {
+    check.mark_ran();
+    if (!db.keys().usable(key.id)) return refuse_forgotten(request, response, facts);
+  }
+  return outcome;
+}
+
+Outcome ApiHandler::Impl::refuse_forgotten(const http::Request& request, http::Response& response,
+                                           RequestFacts& facts) {
+  authenticator.forget(request.header("Authorization"));
+  response.reset();
+  facts.key_id.clear();
+  facts.workspace_id.clear();
+  return invalid_key();
+}
+
+Outcome ApiHandler::Impl::serve_as(const domain::ApiKeyRecord& key, const Route& route,
+                                   const http::Request& request, http::Response& response) {
+  const std::string_view path = request.path();
   if (auto refused = admit(key, response)) return refused;
   if (auto refused = check_scope(key, request.method)) return refused;
 
@@ -80,16 +120,16 @@ Outcome ApiHandler::Impl::serve(const http::Request& request, http::Response& re
   ResourceContext ctx{request, response, std::get<QueryParams>(query), key.workspace_id, db,
                       cursors, webhooks};
   if (wants_idempotency(request)) {
-    return serve_idempotently(ctx, *route, key.id, path, request.query());
+    return serve_idempotently(ctx, route, key.id, path, request.query());
   }
-  return route->handle(ctx);
+  return route.handle(ctx);
 }
 
-Checked<domain::ApiKeyRecord> ApiHandler::Impl::authenticate(const http::Request& request) {
+Checked<auth::AuthenticatedKey> ApiHandler::Impl::authenticate(const http::Request& request) {
   const std::string_view authorization = request.header("Authorization");
   auto result =
       authenticator.authenticate(authorization, request.peer_ip, request.header("X-Forwarded-For"));
-  if (auto* ok = std::get_if<auth::AuthenticatedKey>(&result)) return std::move(ok->key);
+  if (auto* ok = std::get_if<auth::AuthenticatedKey>(&result)) return std::move(*ok);
   switch (std::get<auth::AuthFailure>(result)) {
     case auth::AuthFailure::kMissingOrMalformed:
       return ApiError(ErrorKind::kMissingCredentials,
@@ -97,7 +137,7 @@ Checked<domain::ApiKeyRecord> ApiHandler::Impl::authenticate(const http::Request
                           ? "missing API key: send the header Authorization: Bearer <key>"
                           : "malformed Authorization header: expected Bearer <key>");
     case auth::AuthFailure::kUnknownOrRevoked:
-      return ApiError(ErrorKind::kInvalidCredentials, "invalid or revoked API key");
+      return invalid_key();
     case auth::AuthFailure::kIpNotAllowed:
       break;
   }

@@ -30,9 +30,24 @@ std::variant<AuthenticatedKey, AuthFailure> Authenticator::authenticate(
   // A token of the wrong shape cannot be a key: answer without touching the database.
   if (!looks_like_api_key(*token)) return AuthFailure::kUnknownOrRevoked;
 
-  // Looked up on every request, never cached, so a revocation by any process counts at once.
-  auto record = lookup_(hash_api_key(*token));
-  if (!record || record->revoked_at) return AuthFailure::kUnknownOrRevoked;
+  std::string hash = hash_api_key(*token);
+  std::optional<domain::ApiKeyRecord> record;
+  bool remembered = false;
+  {
+    const std::lock_guard lock(mutex_);
+    if (auto found = remembered_.find(hash); found != remembered_.end()) {
+      record = found->second;
+      remembered = true;
+    }
+  }
+  if (!record) {
+    // Unknown and revoked keys are never remembered: they are looked up every time.
+    record = lookup_(hash);
+    if (!record || record->revoked_at) return AuthFailure::kUnknownOrRevoked;
+    const std::lock_guard lock(mutex_);
+    if (remembered_.size() >= kRememberedKeys) remembered_.clear();
+    remembered_.emplace(std::move(hash), *record);
+  }
 
   if (!record->allowed_ips.empty()) {
     const auto peer = parse_ip(peer_ip);
@@ -40,7 +55,15 @@ std::variant<AuthenticatedKey, AuthFailure> Authenticator::authenticate(
     const IpAddress client = resolve_client_ip(*peer, x_forwarded_for, trusted_proxies_);
     if (!whitelist_allows(record->allowed_ips, client)) return AuthFailure::kIpNotAllowed;
   }
-  return AuthenticatedKey{std::move(*record)};
+  return AuthenticatedKey{std::move(*record), remembered};
+}
+
+void Authenticator::forget(std::string_view authorization) {
+  const auto token = parse_bearer_token(authorization);
+  if (!token) return;
+  const std::string hash = hash_api_key(*token);
+  const std::lock_guard lock(mutex_);
+  remembered_.erase(hash);
 }
 
 }  // namespace leadline::auth

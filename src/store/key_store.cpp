@@ -1,5 +1,5 @@
-// SQL for API keys; every lookup reads the database, so a revocation by any process counts on
-// the very next request.
+// SQL for API keys; every request reads the database (a lookup, or the check of a key the
+// authenticator remembers), so a revocation by any process counts on the very next request.
 #include "store/key_store.hpp"
 
 #include <string>
@@ -77,6 +77,21 @@ std::optional<domain::ApiKeyRecord> KeyStore::find_by_hash(std::string_view key_
   return runner_.read(op, [&](sql::Connection& c) {
     return first_key(c.query(sql, sql::Params().text(key_hash)));
   });
+}
+
+namespace {
+constexpr std::string_view kUsableKey =
+    "SELECT 1 FROM api_keys WHERE id = ? AND revoked_at IS NULL";
+}  // namespace
+
+CarriedCheck KeyStore::carry_usable_check(const domain::ApiKeyId& id) {
+  return CarriedCheck(std::string(kUsableKey), sql::Params().id(id));
+}
+
+bool KeyStore::usable(const domain::ApiKeyId& id) {
+  static const Operation op("check_api_key");
+  return runner_.read(
+      op, [&](sql::Connection& c) { return c.query(kUsableKey, sql::Params().id(id)).next(); });
 }
 
 std::vector<domain::ApiKeyRecord> KeyStore::list(const domain::WorkspaceId& ws) {

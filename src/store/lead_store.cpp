@@ -121,7 +121,7 @@ domain::Lead insert_lead(sql::Connection& conn, const domain::WorkspaceId& ws,
   if (!rowid.empty()) sql.append(rowid).append(", ");
   sql.append(values).append(")");
   params.id(out.id).id(ws).text(out.source).opt_real(out.lead_score).int64(out.created_at.unix_ms);
-  conn.execute(sql, add_written_values(params, out));
+  conn.execute_later(sql, add_written_values(params, out));
   record_event(conn, ws, "lead.created", record_json::lead_data(out), {}, now);
   return out;
 }

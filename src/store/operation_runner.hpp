@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "domain/clock.hpp"
+#include "store/carried_check.hpp"
 #include "store/delivery_signal.hpp"
 #include "store/engine.hpp"
 #include "store/operation.hpp"
@@ -146,8 +147,11 @@ class OperationRunner {
     // A write may run on the engine's writer thread, so the counter, not the thread, tells
     // whether deliveries were recorded meanwhile (by this write or one committed with it).
     const WakeAfterCommit wake(access == Access::kWrite ? &delivery_signal_ : nullptr);
+    // Read here: the work may run on another thread (a writer's).
+    CarriedCheck* const check = CarriedCheck::waiting();
     if constexpr (std::is_void_v<Result>) {
       engine_.run(access, [&](sql::Connection& c) {
+        const Carry carry(check, c);
         f(c);
         return true;
       });
@@ -155,12 +159,31 @@ class OperationRunner {
       // Re-emplaced when the engine runs the work again after an aborted transaction.
       std::optional<Result> result;
       engine_.run(access, [&](sql::Connection& c) {
+        const Carry carry(check, c);
         result.emplace(f(c));
         return static_cast<bool>(keep(*result));
       });
       return std::move(*result);
     }
   }
+
+  // Hands the waiting check to the connection for the work's first statement; afterwards,
+  // takes back one that no statement carried, so that it does not ride with someone else's.
+  class Carry {
+   public:
+    Carry(CarriedCheck* check, sql::Connection& conn) : check_(check), conn_(conn) {
+      if (check_ != nullptr) conn_.check_with_next(check_->sql(), check_->params());
+    }
+    ~Carry() {
+      if (check_ != nullptr && !conn_.drop_unsent_check()) check_->mark_ran();
+    }
+    Carry(const Carry&) = delete;
+    Carry& operator=(const Carry&) = delete;
+
+   private:
+    CarriedCheck* check_;
+    sql::Connection& conn_;
+  };
 
   Engine& engine_;
   const domain::Clock& clock_;

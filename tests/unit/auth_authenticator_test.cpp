@@ -106,11 +106,19 @@ TEST_F(AuthenticatorTest, KeyIsCaseSensitive) {
             AuthFailure::kUnknownOrRevoked);
 }
 
-TEST_F(AuthenticatorTest, RevocationCountsOnTheNextRequest) {
+// The caller confirms a remembered key with the database (api_handler.cpp, the multi-instance
+// and round-trip suites); one it reports unusable is looked up again, and found revoked.
+TEST_F(AuthenticatorTest, ARememberedKeyAsksToBeConfirmedAndAForgottenOneIsLookedUpAgain) {
   const auto key = issue();
   Authenticator auth(db.lookup(), {});
-  ASSERT_TRUE(succeeded(auth.authenticate(bearer(key.plaintext), "127.0.0.1", "")));
+  auto first = auth.authenticate(bearer(key.plaintext), "127.0.0.1", "");
+  ASSERT_TRUE(succeeded(first));
+  EXPECT_FALSE(std::get<AuthenticatedKey>(first).remembered);
   ASSERT_TRUE(std::holds_alternative<domain::ApiKeyRecord>(store.keys().revoke(key.record.id)));
+  auto second = auth.authenticate(bearer(key.plaintext), "127.0.0.1", "");
+  ASSERT_TRUE(succeeded(second));
+  EXPECT_TRUE(std::get<AuthenticatedKey>(second).remembered);
+  auth.forget(bearer(key.plaintext));
   EXPECT_EQ(failure(auth.authenticate(bearer(key.plaintext), "127.0.0.1", "")),
             AuthFailure::kUnknownOrRevoked);
 }
@@ -124,6 +132,7 @@ TEST_F(AuthenticatorTest, RevocationThroughAnotherConnectionCounts) {
     auto other = store::open_database("sqlite:" + (db.dir.path() / "t.db").string());
     other->keys().revoke(key.record.id);
   }
+  auth.forget(bearer(key.plaintext));
   EXPECT_EQ(failure(auth.authenticate(bearer(key.plaintext), "127.0.0.1", "")),
             AuthFailure::kUnknownOrRevoked);
 }

@@ -177,10 +177,11 @@ Connection::Connection(const std::string& conninfo) {
   }
   // Notices ("... already exists, skipping") are not errors and must not reach stderr.
   PQsetNoticeProcessor(conn_, ignore_notice, nullptr);
-  // A cached generic plan cannot tell a rare search needle (trigram index) from a common one
-  // (sort index, filtered), so every execution of a prepared statement is planned with its
-  // values. Best effort: an engine without this setting keeps its own default.
-  PQclear(PQexec(conn_, "SET plan_cache_mode = force_custom_plan"));
+  // Best effort: an engine without plan_cache_mode plans as it does.
+  PGresult* mode = PQexec(conn_, "SHOW plan_cache_mode");
+  if (mode == nullptr || PQresultStatus(mode) != PGRES_TUPLES_OK) plans_ = Plans::kUnsettable;
+  PQclear(mode);
+  if (PQenterPipelineMode(conn_) == 0) fail(conn_, nullptr, "entering pipeline mode");
 }
 
 Connection::~Connection() {
@@ -188,30 +189,32 @@ Connection::~Connection() {
 }
 
 void Connection::execute_script(const std::string& sql) {
+  // Several statements in one string need the simple query protocol, which a pipeline lacks.
+  sync_now();
+  PQexitPipelineMode(conn_);
   PGresult* raw = PQexec(conn_, sql.c_str());
+  const std::unique_ptr<PGresult, void (*)(PGresult*)> owned(raw, PQclear);
   const bool ok = raw && succeeded(raw);
-  if (!ok) {
-    const std::unique_ptr<PGresult, void (*)(PGresult*)> owned(raw, PQclear);
-    fail(conn_, raw, "executing \"" + sql.substr(0, 60) + "\"");
-  }
-  PQclear(raw);
+  if (PQenterPipelineMode(conn_) == 0) fail(conn_, nullptr, "entering pipeline mode");
+  if (!ok) fail(conn_, raw, "executing \"" + sql.substr(0, 60) + "\"");
 }
 
-const std::string& Connection::statement_name(std::string_view sql) {
+const Connection::Prepared& Connection::statement_name(std::string_view sql) {
   auto found = prepared_.find(sql);
-  if (found != prepared_.end()) return found->second;
-  std::string name = "leadline_" + std::to_string(prepared_.size() + 1);
+  if (found != prepared_.end()) return *found;
+  // Prepared in the same round trip as its first use; known once the server accepted it.
+  std::string name = "leadline_" + std::to_string(++statements_named_);
   const std::string numbered = number_placeholders(sql);
-  PGresult* raw = PQprepare(conn_, name.c_str(), numbered.c_str(), 0, nullptr);
-  const std::unique_ptr<PGresult, void (*)(PGresult*)> prepared(raw, PQclear);
-  if (!raw || !succeeded(raw)) {
-    fail(conn_, raw, "preparing \"" + std::string(sql.substr(0, 80)) + "\"");
+  if (PQsendPrepare(conn_, name.c_str(), numbered.c_str(), 0, nullptr) == 0) {
+    fail(conn_, nullptr, "preparing \"" + std::string(sql.substr(0, 80)) + "\"");
   }
-  return prepared_.emplace(std::string(sql), std::move(name)).first->second;
+  owed_.push_back({Owed::Kind::kPrepare, {}});
+  preparing_.emplace_back(sql);
+  return *prepared_.emplace(std::string(sql), std::move(name)).first;
 }
 
-Connection::Result& Connection::run(std::string_view sql, const sql::Params& params) {
-  const std::string& name = statement_name(sql);
+void Connection::send_prepared(std::string_view sql, const sql::Params& params, Owed::Kind kind) {
+  const auto& [text, name] = statement_name(sql);
   const auto& values = params.values();
   param_text_.resize(values.size());
   param_values_.resize(values.size());
@@ -234,12 +237,140 @@ Connection::Result& Connection::run(std::string_view sql, const sql::Params& par
       param_values_[i] = nullptr;
     }
   }
-  PGresult* raw = PQexecPrepared(conn_, name.c_str(), static_cast<int>(values.size()),
-                                 param_values_.data(), nullptr, nullptr, 0);
-  if (!raw || !succeeded(raw)) {
-    const std::unique_ptr<PGresult, void (*)(PGresult*)> failed(raw, PQclear);
-    fail(conn_, raw, "running \"" + std::string(sql.substr(0, 80)) + "\"");
+  if (PQsendQueryPrepared(conn_, name.c_str(), static_cast<int>(values.size()),
+                          param_values_.data(), nullptr, nullptr, 0) == 0) {
+    fail(conn_, nullptr, "running \"" + std::string(sql.substr(0, 80)) + "\"");
   }
+  // The prepared statement's key outlives the caller's text, for a failure read later.
+  owed_.push_back({kind, text});
+}
+
+void Connection::send_statement(std::string_view sql, const sql::Params& params, Owed::Kind kind,
+                                bool plan_with_values) {
+  if (check_) {
+    // Planned either way: a key's lookup by id has one plan for every value.
+    const auto check = std::move(*check_);
+    check_.reset();
+    send_prepared(check.first, check.second, Owed::Kind::kCheck);
+    // Its text is gone once this call returns, and so is the need to name it.
+    owed_.back().sql = "the request's check";
+  }
+  // A cached generic plan cannot tell a rare search needle (trigram index) from a common one
+  // (sort index, filtered): such statements are planned for each execution with its values.
+  // Others keep the plan cache (the server's default), whose plans cost nothing per execution.
+  const Plans wanted = plan_with_values ? Plans::kPerValues : Plans::kDefault;
+  if (plans_ != Plans::kUnsettable && plans_ != wanted) {
+    send_command(plan_with_values ? "SET plan_cache_mode = force_custom_plan"
+                                  : "RESET plan_cache_mode");
+    plans_ = wanted;
+  }
+  send_prepared(sql, params, kind);
+}
+
+void Connection::send_command(std::string_view sql) {
+  if (PQsendQueryParams(conn_, std::string(sql).c_str(), 0, nullptr, nullptr, nullptr, nullptr,
+                        0) == 0) {
+    fail(conn_, nullptr, "sending \"" + std::string(sql) + "\"");
+  }
+  owed_.push_back({Owed::Kind::kCommand, sql});
+  if (sql.starts_with("BEGIN")) transaction_open_ = true;
+  if (sql == "COMMIT" || sql == "ROLLBACK") transaction_open_ = false;
+  // Undoing a transaction undoes a SET within it.
+  if (sql == "ROLLBACK" && plans_ != Plans::kUnsettable) plans_ = Plans::kUnknown;
+}
+
+void Connection::sync_later() {
+  if (PQpipelineSync(conn_) == 0) fail(conn_, nullptr, "ending a round trip");
+  owed_.push_back({Owed::Kind::kSync, {}});
+}
+
+void Connection::send_now() {
+  if (PQsendFlushRequest(conn_) == 0 || PQflush(conn_) != 0) {
+    fail(conn_, nullptr, "sending");
+  }
+}
+
+void Connection::sync_now() {
+  if (owed_.empty()) return;
+  if (owed_.back().kind != Owed::Kind::kSync) sync_later();
+  collect();
+}
+
+// Every answer is read even after a failure, so that the connection stays usable; the first
+// failure is thrown after. A failed check outranks the statement's own failure, which it may
+// have caused.
+std::vector<Connection::Result*> Connection::collect() {
+  if (owed_.empty() || owed_.back().kind != Owed::Kind::kSync) sync_later();
+  std::vector<Result*> rows;
+  std::unique_ptr<PGresult, void (*)(PGresult*)> failure(nullptr, PQclear);
+  std::string failed_doing;
+  bool check_failed = false;
+  auto release_rows = [&] {
+    for (Result* r : rows) r->release();
+  };
+  while (!owed_.empty()) {
+    const Owed owed = owed_.front();
+    owed_.pop_front();
+    PGresult* raw = PQgetResult(conn_);
+    if (raw == nullptr) {
+      release_rows();
+      fail(conn_, nullptr, "reading an answer");
+    }
+    const ExecStatusType status = PQresultStatus(raw);
+    if (owed.kind == Owed::Kind::kSync) {
+      PQclear(raw);
+      continue;
+    }
+    // The answer of one statement ends with a null result.
+    while (PGresult* extra = PQgetResult(conn_)) PQclear(extra);
+    std::string doing;
+    if (owed.kind == Owed::Kind::kPrepare) {
+      // Preparations are answered in the order sent; a refused one is not known after all (and
+      // the statements that use it are answered "aborted").
+      const std::string text = std::move(preparing_.front());
+      preparing_.pop_front();
+      if (!succeeded(raw)) {
+        prepared_.erase(text);
+        doing = "preparing \"" + text.substr(0, 80) + "\"";
+      }
+    }
+    if (status == PGRES_PIPELINE_ABORTED) {
+      PQclear(raw);
+      continue;
+    }
+    if (!succeeded(raw)) {
+      if (!failure) {
+        failure.reset(raw);
+        failed_doing = doing.empty() ? "running \"" + std::string(owed.sql.substr(0, 80)) + "\""
+                                     : std::move(doing);
+      } else {
+        PQclear(raw);
+      }
+      continue;
+    }
+    if (owed.kind == Owed::Kind::kCheck) {
+      check_failed = check_failed || PQntuples(raw) == 0;
+      PQclear(raw);
+    } else if (owed.kind == Owed::Kind::kRows) {
+      rows.push_back(&take_result(raw));
+    } else {
+      PQclear(raw);
+    }
+  }
+  // A failure undid (or skipped) whatever SET went with it.
+  if ((check_failed || failure) && plans_ != Plans::kUnsettable) plans_ = Plans::kUnknown;
+  if (check_failed) {
+    release_rows();
+    throw sql::CheckFailed("check failed");
+  }
+  if (failure) {
+    release_rows();
+    fail(conn_, failure.get(), failed_doing);
+  }
+  return rows;
+}
+
+Connection::Result& Connection::take_result(PGresult* raw) {
   if (free_results_.empty()) {
     results_.push_back(std::make_unique<Result>(*this));
     free_results_.push_back(results_.back().get());
@@ -251,29 +382,56 @@ Connection::Result& Connection::run(std::string_view sql, const sql::Params& par
 }
 
 sql::Rows Connection::query(std::string_view sql, const sql::Params& params) {
-  return sql::Rows(run(sql, params));
+  send_statement(sql, params, Owed::Kind::kRows);
+  return sql::Rows(*collect().front());
+}
+
+std::vector<sql::Rows> Connection::query_together(std::vector<sql::Statement> statements) {
+  for (const auto& s : statements) {
+    send_statement(s.sql, s.params, Owed::Kind::kRows, s.plan_with_values);
+  }
+  std::vector<sql::Rows> out;
+  out.reserve(statements.size());
+  for (Result* r : collect()) out.emplace_back(*r);
+  return out;
 }
 
 std::int64_t Connection::execute(std::string_view sql, const sql::Params& params) {
-  Result& result = run(sql, params);
+  send_statement(sql, params, Owed::Kind::kRows);
+  Result& result = *collect().front();
   const sql::Rows rows(result);
   return result.affected();
 }
 
+void Connection::execute_later(std::string_view sql, const sql::Params& params) {
+  send_statement(sql, params, Owed::Kind::kCommand);
+}
+
 std::optional<std::int64_t> Connection::execute_unless_duplicate(std::string_view sql,
                                                                  const sql::Params& params) {
-  // A failed statement aborts the whole transaction in PostgreSQL; the savepoint keeps it usable.
-  execute_script("SAVEPOINT unique_guard");
+  // A failed statement aborts the whole transaction in PostgreSQL; the savepoint keeps it
+  // usable. Releasing it travels with the next statement.
+  send_command("SAVEPOINT unique_guard");
   try {
     const std::int64_t changed = execute(sql, params);
-    execute_script("RELEASE SAVEPOINT unique_guard");
+    send_command("RELEASE SAVEPOINT unique_guard");
     return changed;
   } catch (const PgError& e) {
     if (!e.is_unique_violation()) throw;
-    execute_script("ROLLBACK TO SAVEPOINT unique_guard");
-    execute_script("RELEASE SAVEPOINT unique_guard");
+    send_command("ROLLBACK TO SAVEPOINT unique_guard");
+    send_command("RELEASE SAVEPOINT unique_guard");
     return std::nullopt;
   }
+}
+
+void Connection::check_with_next(std::string_view sql, const sql::Params& params) {
+  check_.emplace(std::string(sql), params);
+}
+
+bool Connection::drop_unsent_check() {
+  const bool had = check_.has_value();
+  check_.reset();
+  return had;
 }
 
 const sql::Dialect& Connection::dialect() const {
@@ -285,21 +443,23 @@ bool Connection::broken() const {
 }
 
 bool Connection::in_transaction() const {
+  if (!owed_.empty()) return transaction_open_;
   const PGTransactionStatusType status = PQtransactionStatus(conn_);
   return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE;
 }
 
-Transaction::Transaction(Connection& conn, Kind kind) : conn_(conn) {
+Transaction::Transaction(Connection& conn, Kind kind) : conn_(conn), kind_(kind) {
   // Explicit levels: a server whose default_transaction_isolation is SERIALIZABLE must not
   // change what a conflicting insert's follow-up SELECT sees.
-  conn_.execute_script(kind == Kind::kWrite ? "BEGIN ISOLATION LEVEL READ COMMITTED"
-                                            : "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+  conn_.send_command(kind == Kind::kWrite ? "BEGIN ISOLATION LEVEL READ COMMITTED"
+                                          : "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
 }
 
 Transaction::~Transaction() {
   if (!open_ || conn_.broken() || !conn_.in_transaction()) return;
   try {
-    conn_.execute_script("ROLLBACK");
+    conn_.send_command("ROLLBACK");
+    conn_.send_now();
   } catch (const std::exception&) {
     // The pool drops a connection left inside a transaction, which ends it on the server.
   }
@@ -307,7 +467,20 @@ Transaction::~Transaction() {
 
 void Transaction::commit() {
   open_ = false;
-  conn_.execute_script("COMMIT");
+  conn_.send_command("COMMIT");
+  // A read has nothing to make durable: its answer is read with the next statement's.
+  if (kind_ == Kind::kRead) {
+    conn_.send_now();
+    return;
+  }
+  try {
+    conn_.sync_now();
+  } catch (const PgError&) {
+    // A statement sent without waiting failed, so the server skipped the COMMIT: the destructor
+    // rolls back.
+    open_ = true;
+    throw;
+  }
 }
 
 }  // namespace leadline::store::postgres

@@ -1,9 +1,12 @@
 // One PostgreSQL connection: RAII ownership of PGconn and PGresult, statements prepared once per
 // connection and reused by name, and the sql::Connection the shared query code runs on (its "?"
-// placeholders numbered as $1, $2, ... when a statement is first prepared).
+// placeholders numbered as $1, $2, ... when a statement is first prepared). The connection stays
+// in libpq's pipeline mode: what needs no answer of its own (BEGIN, a statement's preparation, a
+// check, a read-only COMMIT) travels with the next statement, one round trip for all of them.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -15,6 +18,7 @@
 #include "store/sql/text_keyed_map.hpp"
 
 struct pg_conn;
+struct pg_result;
 
 namespace leadline::store::postgres {
 
@@ -51,30 +55,69 @@ class Connection final : public sql::Connection {
   std::optional<std::int64_t> execute_unless_duplicate(std::string_view sql,
                                                        const sql::Params& params) override;
   void execute_script(const std::string& sql) override;
+  std::vector<sql::Rows> query_together(std::vector<sql::Statement> statements) override;
+  void execute_later(std::string_view sql, const sql::Params& params) override;
+  void check_with_next(std::string_view sql, const sql::Params& params) override;
+  bool drop_unsent_check() override;
+
+  // A statement without parameters whose answer is only success (BEGIN, SAVEPOINT), sent with
+  // the next statement; a failure is reported by that statement's call.
+  void send_command(std::string_view sql);
+  // Has the server run what was sent (a COMMIT, a ROLLBACK) without waiting for its answer,
+  // which is read (and a failure reported) with the next statement's, in that round trip.
+  void send_now();
+  // Ends the round trip of what was sent and reads every answer owed; throws the first failure.
+  void sync_now();
 
   // The server closed the connection or the network failed; it cannot be used again.
   bool broken() const;
-  // Inside a transaction block (open or failed).
+  // Inside a transaction block (open or failed), or ending one whose answer is not read yet.
   bool in_transaction() const;
 
  private:
   class Result;
 
-  // Runs a prepared statement and returns a cursor over its result (from the free list).
-  Result& run(std::string_view sql, const sql::Params& params);
-  const std::string& statement_name(std::string_view sql);
+  // What the server still owes an answer to, in the order sent.
+  struct Owed {
+    enum class Kind { kCommand, kPrepare, kCheck, kRows, kSync };
+    Kind kind;
+    // For messages: the statement's text (a literal, or a key of prepared_).
+    std::string_view sql;
+  };
+
+  // Sends the waiting check, then a prepared statement, and ends the round trip.
+  void send_statement(std::string_view sql, const sql::Params& params, Owed::Kind kind,
+                      bool plan_with_values = false);
+  void send_prepared(std::string_view sql, const sql::Params& params, Owed::Kind kind);
+  // Ends the round trip of what was sent; its answers are read by collect().
+  void sync_later();
+  // Reads every answer owed; returns the cursors over the rows asked for, in order.
+  std::vector<Result*> collect();
+  Result& take_result(pg_result* raw);
+  // SQL text -> statement name; sends the preparation on first use.
+  using Prepared = std::pair<const std::string, std::string>;
+  const Prepared& statement_name(std::string_view sql);
 
   pg_conn* conn_ = nullptr;
   sql::TextKeyedMap<std::string> prepared_;       // SQL text -> statement name
+  std::deque<std::string> preparing_;             // sent for preparation, answer not read
   std::vector<std::unique_ptr<Result>> results_;  // every cursor made; reused when released
   std::vector<Result*> free_results_;
   std::vector<std::string> param_text_;  // numbers as text, reused between statements
   std::vector<const char*> param_values_;
+  std::deque<Owed> owed_;
+  std::size_t statements_named_ = 0;
+  std::optional<std::pair<std::string, sql::Params>> check_;  // waiting for the next statement
+  bool transaction_open_ = false;  // by the BEGIN / COMMIT / ROLLBACK sent
+  // The session's plan_cache_mode, as set by this connection.
+  enum class Plans { kDefault, kPerValues, kUnknown, kUnsettable };
+  Plans plans_ = Plans::kDefault;
 };
 
 // READ COMMITTED for writes (each statement sees what others committed before it, so a
 // unique-index conflict can name the winner); REPEATABLE READ, READ ONLY for reads made of
-// several statements (one snapshot). Rolls back unless commit() was called.
+// several statements (one snapshot). Rolls back unless commit() was called. BEGIN travels with
+// the first statement; a read's COMMIT and any ROLLBACK are not waited for, a write's COMMIT is.
 class Transaction {
  public:
   enum class Kind { kRead, kWrite };
@@ -84,9 +127,12 @@ class Transaction {
   Transaction& operator=(const Transaction&) = delete;
 
   void commit();
+  // commit() was called: from then on, a lost connection may have committed.
+  bool committing() const { return !open_; }
 
  private:
   Connection& conn_;
+  Kind kind_;
   bool open_ = true;
 };
 

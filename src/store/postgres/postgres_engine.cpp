@@ -28,9 +28,10 @@ void PostgresEngine::run(Access access, Work work) {
   }
 }
 
-// A connection that fails at BEGIN (dropped by a server restart while idle) is replaced once,
-// since nothing has run on it; so is a read-only one that fails later. A write that loses its
-// connection midway is not repeated: the caller gets StoreUnavailable.
+// A connection lost before COMMIT was sent (dropped by a server restart while idle, found out by
+// the first round trip) is replaced once, since the server undid whatever had run on it; so is
+// a read-only one. A write that loses its connection while committing is not repeated: it may
+// have committed, and the caller gets StoreUnavailable.
 void PostgresEngine::run_transaction(Transaction::Kind kind, Work work) {
   bool reconnected = false;
   for (int attempt = 1;; ++attempt) {
@@ -42,7 +43,7 @@ void PostgresEngine::run_transaction(Transaction::Kind kind, Work work) {
       if (work(lease.conn())) tx->commit();
       return;
     } catch (const StoreUnavailable&) {
-      const bool nothing_written = !tx || kind == Transaction::Kind::kRead;
+      const bool nothing_written = !tx || !tx->committing() || kind == Transaction::Kind::kRead;
       if (reconnected || !nothing_written) throw;
       reconnected = true;
       pool_.drop_idle();

@@ -23,7 +23,7 @@ void record_event(sql::Connection& conn, const domain::WorkspaceId& ws, std::str
                   std::string_view data, std::string_view previous_attributes,
                   domain::Timestamp now) {
   const std::string id = domain::new_uuid_v7(now.unix_ms);
-  conn.execute(
+  conn.execute_later(
       "INSERT INTO events (workspace_id, id, type, created_at, body) VALUES (?, ?, ?, ?, ?)",
       sql::Params()
           .id(ws)
@@ -58,7 +58,7 @@ std::string record_delivery(sql::Connection& conn, const domain::WorkspaceId& ws
   } else {
     params.null();
   }
-  conn.execute(
+  conn.execute_later(
       "INSERT INTO webhook_deliveries (workspace_id, id, webhook_id, event_id, event_type, body, "
       "status, attempt_count, next_attempt_at, created_at) "
       "VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)",

@@ -4,8 +4,11 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "store/sql/params.hpp"
 #include "store/sql/rows.hpp"
@@ -13,6 +16,21 @@
 namespace leadline::store::sql {
 
 class Dialect;
+
+// A check sent with check_with_next() returned no row: what the statement after it read does
+// not count.
+class CheckFailed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Statement {
+  std::string_view sql;
+  Params params;
+  // The best plan depends on the values (how many rows a search needle matches): planned for
+  // each execution rather than once for all.
+  bool plan_with_values = false;
+};
 
 class Connection {
  public:
@@ -34,6 +52,30 @@ class Connection {
 
   // Statements without parameters, several separated by ";" (migration scripts).
   virtual void execute_script(const std::string& sql) = 0;
+
+  // Runs a statement for its effect without waiting for it: an engine with a pipeline sends it
+  // with the next statement, whose call (or the commit) reports its failure; this one runs it
+  // at once.
+  virtual void execute_later(std::string_view sql, const Params& params) { execute(sql, params); }
+
+  // The statements' rows, in order. An engine with a pipeline sends them in one round trip;
+  // this one runs them one after the other.
+  virtual std::vector<Rows> query_together(std::vector<Statement> statements) {
+    std::vector<Rows> out;
+    out.reserve(statements.size());
+    for (auto& s : statements) out.push_back(query(s.sql, s.params));
+    return out;
+  }
+
+  // A statement that must return a row, run before the next statement (in its round trip, on
+  // an engine with a pipeline); when it returns none, that statement's call throws CheckFailed.
+  // This one runs it at once.
+  virtual void check_with_next(std::string_view sql, const Params& params) {
+    if (!query(sql, params).next()) throw CheckFailed("check failed");
+  }
+
+  // Drops a check that no statement has carried yet; true when there was one.
+  virtual bool drop_unsent_check() { return false; }
 };
 
 }  // namespace leadline::store::sql

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "store/list_query.hpp"
 #include "store/sql/connection.hpp"
@@ -36,16 +37,30 @@ Page<T> run_list(Connection& conn, const ListSql& sql, const PageRequest& page, 
   ListStatements st = build_list_statements(sql, page, conn.dialect());
   const auto limit = static_cast<std::size_t>(std::max(page.limit, 1));
   Page<T> out;
-  {
-    Rows count = conn.query(st.count_sql, Params(std::move(st.count_params)));
+  auto read_count = [&out](Rows& count) {
     count.next();
     out.total_count = count.int64(0);
-  }
+  };
+  std::optional<Rows> page_rows;
   if (!sql.match_driven_where.empty() || !sql.match_driven_from.empty() ||
       !sql.sort_driven_where.empty()) {
+    // The page's form depends on the count: one statement after the other.
+    Rows count = conn.query(st.count_sql, Params(std::move(st.count_params)));
+    read_count(count);
     st = list_statements_for(sql, page, conn.dialect(), out.total_count);
+    page_rows.emplace(conn.query(st.page_sql, Params(std::move(st.page_params))));
+  } else {
+    // Together: one round trip where the engine pipelines. Filters beyond the workspace (its
+    // parameter comes first) match more or fewer rows by their values.
+    const bool filtered = sql.params.size() > 1;
+    std::vector<Statement> both;
+    both.push_back({st.count_sql, Params(std::move(st.count_params)), filtered});
+    both.push_back({st.page_sql, Params(std::move(st.page_params)), filtered});
+    std::vector<Rows> rows = conn.query_together(std::move(both));
+    read_count(rows[0]);
+    page_rows.emplace(std::move(rows[1]));
   }
-  Rows rows = conn.query(st.page_sql, Params(std::move(st.page_params)));
+  Rows& rows = *page_rows;
   while (rows.next()) {
     // The one row beyond the page only says that there is more.
     if (out.items.size() == limit) {
