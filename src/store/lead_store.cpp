@@ -103,16 +103,29 @@ sql::ListSql lead_list_sql(const sql::Dialect& dialect, const domain::WorkspaceI
 
 }  // namespace
 
+const std::string& new_lead_columns() {
+  static const std::string columns =
+      "id, workspace_id, source, lead_score, created_at, " + std::string(kWrittenColumns);
+  return columns;
+}
+
+sql::Params new_lead_values(const domain::WorkspaceId& ws, const domain::Lead& lead) {
+  sql::Params params;
+  params.id(lead.id)
+      .id(ws)
+      .text(lead.source)
+      .opt_real(lead.lead_score)
+      .int64(lead.created_at.unix_ms);
+  add_written_values(params, lead);
+  return params;
+}
+
 domain::Lead insert_lead(sql::Connection& conn, const domain::WorkspaceId& ws,
                          const domain::NewLead& lead, domain::Timestamp now) {
-  static const std::string sql =
-      "INSERT INTO leads (id, workspace_id, source, lead_score, created_at, " +
-      std::string(kWrittenColumns) + ") VALUES (?, ?, ?, ?, ?, " +
-      sql::placeholders_for(kWrittenColumns) + ")";
+  static const std::string sql = "INSERT INTO leads (" + new_lead_columns() + ") VALUES (" +
+                                 sql::placeholders_for(new_lead_columns()) + ")";
   const domain::Lead out = new_lead_record(lead, now);
-  sql::Params params;
-  params.id(out.id).id(ws).text(out.source).opt_real(out.lead_score).int64(out.created_at.unix_ms);
-  conn.execute(sql, add_written_values(params, out));
+  conn.execute(sql, new_lead_values(ws, out));
   record_event(conn, ws, "lead.created", record_json::lead_data(out), {}, now);
   return out;
 }

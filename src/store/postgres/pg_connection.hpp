@@ -51,6 +51,8 @@ class Connection final : public sql::Connection {
   std::optional<std::int64_t> execute_unless_duplicate(std::string_view sql,
                                                        const sql::Params& params) override;
   void execute_script(const std::string& sql) override;
+  void insert_rows(std::string_view table, std::string_view columns,
+                   const std::vector<sql::Params>& rows) override;
 
   // The server closed the connection or the network failed; it cannot be used again.
   bool broken() const;
@@ -63,6 +65,7 @@ class Connection final : public sql::Connection {
   // Runs a prepared statement and returns a cursor over its result (from the free list).
   Result& run(std::string_view sql, const sql::Params& params);
   const std::string& statement_name(std::string_view sql);
+  void put_copy_data(const std::string& data);
 
   pg_conn* conn_ = nullptr;
   sql::TextKeyedMap<std::string> prepared_;       // SQL text -> statement name

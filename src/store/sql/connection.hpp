@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "store/sql/params.hpp"
 #include "store/sql/rows.hpp"
@@ -34,6 +35,13 @@ class Connection {
 
   // Statements without parameters, several separated by ";" (migration scripts).
   virtual void execute_script(const std::string& sql) = 0;
+
+  // Appends `rows` to `table`, each row's values in the order of `columns` (an INSERT's column
+  // list), many rows per statement: an import's bulk path, so the table's triggers and indexes
+  // take a whole batch at once (SQLite: multi-row INSERTs; PostgreSQL: COPY FROM STDIN). A row
+  // that breaks a constraint fails the call.
+  virtual void insert_rows(std::string_view table, std::string_view columns,
+                           const std::vector<Params>& rows) = 0;
 };
 
 }  // namespace leadline::store::sql
