@@ -288,8 +288,16 @@ std::optional<std::int64_t> Connection::execute_unless_duplicate(std::string_vie
 void Connection::insert_rows(std::string_view table, std::string_view columns,
                              const std::vector<sql::Params>& rows) {
   if (rows.empty()) return;
-  execute(rows_insert(table, columns, rows.front().values().size()),
-          sql::Params().text(json_rows(rows)));
+  const std::string json = json_rows(rows);
+  Statement& statement = prepare(rows_insert(table, columns, rows.front().values().size()), {});
+  const sql::Rows stepped(statement);
+  // The text outlives the statement's run (stepped is released first), so SQLite need not copy
+  // it.
+  const int rc =
+      sqlite3_bind_text64(statement.stmt, 1, json.data(), json.size(), SQLITE_STATIC, SQLITE_UTF8);
+  if (rc != SQLITE_OK) fail(db_, rc, "binding a parameter");
+  while (statement.next()) {
+  }
 }
 
 const sql::Dialect& Connection::dialect() const {
