@@ -83,8 +83,10 @@ class ImportWalk {
 
  private:
   static constexpr const char* kDuplicateEmail = "a contact with this email already exists";
-  // Records collected before they are written: enough for statements of many rows, few enough
-  // that the collected rows stay small beside the batch itself.
+  // Records collected before they are written. Fewer, larger statements copy each index page
+  // to SQLite's statement journal fewer times (measured: 4,096 wrote 1.7x the blocks of 16,384
+  // for 100k leads on top of 100k); 16,384 records with their events and JSON take about 90 MB,
+  // beside the decoded batch's 100 MB.
   static constexpr std::size_t kRowsPerFlush = 16384;
 
   // Writes what was collected: the records, then their events in the order they were added.

@@ -120,6 +120,8 @@ sql::Params new_lead_values(const domain::WorkspaceId& ws, const domain::Lead& l
   return params;
 }
 
+namespace {
+
 domain::Lead insert_lead(sql::Connection& conn, const domain::WorkspaceId& ws,
                          const domain::NewLead& lead, domain::Timestamp now) {
   static const std::string sql = "INSERT INTO leads (" + new_lead_columns() + ") VALUES (" +
@@ -129,6 +131,8 @@ domain::Lead insert_lead(sql::Connection& conn, const domain::WorkspaceId& ws,
   record_event(conn, ws, "lead.created", record_json::lead_data(out), {}, now);
   return out;
 }
+
+}  // namespace
 
 domain::Lead LeadStore::create(const domain::WorkspaceId& ws, const domain::NewLead& lead) {
   static const Operation op("create_lead");

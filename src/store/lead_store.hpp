@@ -30,14 +30,10 @@ class LeadStore {
   OperationRunner& runner_;
 };
 
-// A new lead's row (new_records.hpp) as insert_lead writes it: the columns and their values,
+// A new lead's row (new_records.hpp) as a create writes it: the columns and their values, also
 // for an import's bulk insert.
 const std::string& new_lead_columns();
 sql::Params new_lead_values(const domain::WorkspaceId& ws, const domain::Lead& lead);
-
-// The insert an import runs inside its own transaction.
-domain::Lead insert_lead(sql::Connection& conn, const domain::WorkspaceId& ws,
-                         const domain::NewLead& lead, domain::Timestamp now);
 
 // The statements list() runs, for query plan checks; with `total_count`, the page it runs after
 // counting that many matches.

@@ -37,9 +37,9 @@ class Connection {
   virtual void execute_script(const std::string& sql) = 0;
 
   // Appends `rows` to `table`, each row's values in the order of `columns` (an INSERT's column
-  // list), many rows per statement: an import's bulk path, so the table's triggers and indexes
-  // take a whole batch at once (SQLite: multi-row INSERTs; PostgreSQL: COPY FROM STDIN). A row
-  // that breaks a constraint fails the call.
+  // list), all in one statement: an import's bulk path, so the table's triggers and indexes
+  // take a whole batch at once (SQLite: INSERT ... SELECT over json_each; PostgreSQL: COPY FROM
+  // STDIN). A row that breaks a constraint fails the call.
   virtual void insert_rows(std::string_view table, std::string_view columns,
                            const std::vector<Params>& rows) = 0;
 };
