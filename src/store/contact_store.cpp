@@ -104,14 +104,11 @@ sql::Params& add_written_values(sql::Params& params, const domain::Contact& c) {
 bool try_insert(sql::Connection& conn, const domain::WorkspaceId& ws, const domain::Contact& c,
                 const std::optional<std::string>& metadata_json) {
   static const std::string sql =
-      "INSERT INTO contacts (id, workspace_id, metadata, created_at, " +
-      std::string(kWrittenColumns) + ") VALUES (?, ?, ?, ?, " +
-      sql::placeholders_for(kWrittenColumns) +
+      "INSERT INTO contacts (" + new_contact_columns() + ") VALUES (" +
+      sql::placeholders_for(new_contact_columns()) +
       ") ON CONFLICT (workspace_id, email_folded) WHERE email_folded IS NOT NULL "
       "DO NOTHING RETURNING id";
-  sql::Params params;
-  params.id(c.id).id(ws).opt_text(metadata_json).int64(c.created_at.unix_ms);
-  return conn.query(sql, add_written_values(params, c)).next();
+  return conn.query(sql, new_contact_values(ws, c, metadata_json)).next();
 }
 
 // False (and nothing written) when another contact took the e-mail meanwhile.
@@ -143,6 +140,20 @@ sql::ListSql contact_list_sql(const sql::Dialect& dialect, const domain::Workspa
 }
 
 }  // namespace
+
+const std::string& new_contact_columns() {
+  static const std::string columns =
+      "id, workspace_id, metadata, created_at, " + std::string(kWrittenColumns);
+  return columns;
+}
+
+sql::Params new_contact_values(const domain::WorkspaceId& ws, const domain::Contact& contact,
+                               const std::optional<std::string>& metadata_json) {
+  sql::Params params;
+  params.id(contact.id).id(ws).opt_text(metadata_json).int64(contact.created_at.unix_ms);
+  add_written_values(params, contact);
+  return params;
+}
 
 CreateResult<domain::Contact> insert_contact(sql::Connection& conn, const domain::WorkspaceId& ws,
                                              const domain::NewContact& contact,

@@ -31,6 +31,12 @@ class ContactStore {
   OperationRunner& runner_;
 };
 
+// A new contact's row (new_records.hpp) as insert_contact writes it: the columns and their
+// values, for an import's bulk insert.
+const std::string& new_contact_columns();
+sql::Params new_contact_values(const domain::WorkspaceId& ws, const domain::Contact& contact,
+                               const std::optional<std::string>& metadata_json);
+
 // Statements an import runs inside its own transaction.
 CreateResult<domain::Contact> insert_contact(sql::Connection& conn, const domain::WorkspaceId& ws,
                                              const domain::NewContact& contact,

@@ -3,7 +3,9 @@
 #include "store/import_store.hpp"
 
 #include <optional>
+#include <unordered_set>
 
+#include "domain/unicode_text.hpp"
 #include "domain/uuid.hpp"
 #include "record_json/event_shapes.hpp"
 #include "store/contact_store.hpp"
@@ -12,6 +14,7 @@
 #include "store/records/event_outbox.hpp"
 #include "store/records/import_rules.hpp"
 #include "store/records/json_string_array.hpp"
+#include "store/records/new_records.hpp"
 #include "store/workspace_store.hpp"
 
 namespace leadline::store {
@@ -56,41 +59,72 @@ void insert_imported_message(sql::Connection& conn, const domain::WorkspaceId& w
           .int64(m.created_at.unix_ms));
 }
 
+// Leads and contacts are collected, with their events, and written many rows per statement
+// (sql::Connection::insert_rows): the tables' indexes and triggers then take a whole batch at
+// once. A conversation reads what came before it, so everything collected is written first;
+// conversations themselves are written one by one.
 class ImportWalk {
  public:
   using Connection = sql::Connection;
 
   ImportWalk(Connection& conn, const domain::WorkspaceId& ws, domain::Timestamp now)
-      : conn_(conn), ws_(ws), now_(now) {}
+      : conn_(conn), ws_(ws), now_(now), events_(conn, ws) {}
 
   // Stores the items in order; stops at the first one that cannot be stored and says which.
   std::variant<ImportCounts, ImportFailure> run(const std::vector<ImportItem>& items) {
     for (const ImportItem& item : items) {
       auto failure = std::visit([&](const auto& record) { return store(record); }, item.record);
       if (failure) return ImportFailure{item.line, std::move(*failure)};
+      if (leads_.size() + contacts_.size() >= kRowsPerFlush) flush();
     }
+    flush();
     return counts_;
   }
 
  private:
   static constexpr const char* kDuplicateEmail = "a contact with this email already exists";
+  // Records collected before they are written. Fewer, larger statements copy each index page
+  // to SQLite's statement journal fewer times (measured: 4,096 wrote 1.7x the blocks of 16,384
+  // for 100k leads on top of 100k); 16,384 records with their events and JSON take about 90 MB,
+  // beside the decoded batch's 100 MB.
+  static constexpr std::size_t kRowsPerFlush = 16384;
+
+  // Writes what was collected: the records, then their events in the order they were added.
+  void flush() {
+    conn_.insert_rows("contacts", new_contact_columns(), contacts_);
+    insert_lead_rows(conn_, ws_, leads_);
+    events_.flush(conn_);
+    contacts_.clear();
+    leads_.clear();
+  }
 
   // The failure message, or nothing when the item was stored.
   std::optional<std::string> store(const domain::NewLead& lead) {
-    insert_lead(conn_, ws_, lead, now_);
+    const domain::Lead out = new_lead_record(lead, now_);
+    leads_.push_back(new_lead_values(ws_, out));
+    events_.add("lead.created", record_json::lead_data(out), now_);
     ++counts_.leads;
     return std::nullopt;
   }
 
   std::optional<std::string> store(const domain::NewContact& contact) {
-    if (std::holds_alternative<EmailConflict>(insert_contact(conn_, ws_, contact, now_))) {
-      return kDuplicateEmail;
+    const domain::Contact out = new_contact_record(contact, now_);
+    if (out.email) {
+      // Checked here, so the bulk insert never meets the unique index: against this batch's
+      // contacts, then against the stored ones.
+      if (!collected_emails_.insert(domain::case_fold(*out.email)).second ||
+          find_contact_by_email(conn_, ws_, *out.email)) {
+        return kDuplicateEmail;
+      }
     }
+    contacts_.push_back(new_contact_values(ws_, out, contact.metadata_json));
+    events_.add("contact.created", record_json::contact_data(out), now_);
     ++counts_.contacts;
     return std::nullopt;
   }
 
   std::optional<std::string> store(const domain::NewConversation& conversation) {
+    flush();
     if (conversation.agent_id && !agent_in_workspace(conn_, ws_, *conversation.agent_id)) {
       return "agent_id does not name an agent of this workspace";
     }
@@ -162,6 +196,11 @@ class ImportWalk {
   const domain::WorkspaceId& ws_;
   domain::Timestamp now_;
   ImportCounts counts_;
+  std::vector<sql::Params> leads_;
+  std::vector<sql::Params> contacts_;
+  EventRows events_;
+  // The folded e-mails of the contact lines taken so far.
+  std::unordered_set<std::string> collected_emails_;
 };
 
 }  // namespace

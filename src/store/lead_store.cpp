@@ -104,27 +104,70 @@ sql::ListSql lead_list_sql(const sql::Dialect& dialect, const domain::WorkspaceI
 
 }  // namespace
 
-domain::Lead insert_lead(sql::Connection& conn, const domain::WorkspaceId& ws,
-                         const domain::NewLead& lead, domain::Timestamp now) {
+const std::string& new_lead_columns() {
   static const std::string columns =
       "id, workspace_id, source, lead_score, created_at, " + std::string(kWrittenColumns);
-  static const std::string values = "?, ?, ?, ?, ?, " + sql::placeholders_for(kWrittenColumns);
-  const domain::Lead out = new_lead_record(lead, now);
+  return columns;
+}
+
+sql::Params new_lead_values(const domain::WorkspaceId& ws, const domain::Lead& lead) {
   sql::Params params;
-  std::string sql = "INSERT INTO leads (";
+  params.id(lead.id)
+      .id(ws)
+      .text(lead.source)
+      .opt_real(lead.lead_score)
+      .int64(lead.created_at.unix_ms);
+  add_written_values(params, lead);
+  return params;
+}
+
+void insert_lead_rows(sql::Connection& conn, const domain::WorkspaceId& ws,
+                      const std::vector<sql::Params>& rows) {
+  if (rows.empty()) return;
   const std::string rowid = conn.dialect().workspace_rowid("leads");
-  if (!rowid.empty()) {
-    sql.append("rowid, ");
-    params.id(ws);
+  if (rowid.empty()) return conn.insert_rows("leads", new_lead_columns(), rows);
+  // The batch takes the next rowids of the range in a row: one writer at a time on SQLite.
+  std::int64_t first = 0;
+  {
+    auto next = conn.query("SELECT " + rowid, sql::Params().id(ws));
+    next.next();
+    first = next.int64(0);
   }
-  sql.append(columns).append(") VALUES (");
-  if (!rowid.empty()) sql.append(rowid).append(", ");
-  sql.append(values).append(")");
-  params.id(out.id).id(ws).text(out.source).opt_real(out.lead_score).int64(out.created_at.unix_ms);
-  conn.execute_later(sql, add_written_values(params, out));
+  std::vector<sql::Params> numbered(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    numbered[i].int64(first + static_cast<std::int64_t>(i));
+    for (const sql::Value& v : rows[i].values()) numbered[i].value(v);
+  }
+  static const std::string columns = "rowid, " + new_lead_columns();
+  conn.insert_rows("leads", columns, numbered);
+}
+
+namespace {
+
+domain::Lead insert_lead(sql::Connection& conn, const domain::WorkspaceId& ws,
+                         const domain::NewLead& lead, domain::Timestamp now) {
+  const domain::Lead out = new_lead_record(lead, now);
+  const std::string rowid = conn.dialect().workspace_rowid("leads");
+  if (rowid.empty()) {
+    static const std::string sql = "INSERT INTO leads (" + new_lead_columns() + ") VALUES (" +
+                                   sql::placeholders_for(new_lead_columns()) + ")";
+    conn.execute_later(sql, new_lead_values(ws, out));
+  } else {
+    // The rowid's own placeholder takes the workspace (migration 0009).
+    static const std::string sql = "INSERT INTO leads (rowid, " + new_lead_columns() +
+                                   ") VALUES (" + rowid + ", " +
+                                   sql::placeholders_for(new_lead_columns()) + ")";
+    const sql::Params values = new_lead_values(ws, out);
+    sql::Params params;
+    params.id(ws);
+    for (const sql::Value& v : values.values()) params.value(v);
+    conn.execute_later(sql, params);
+  }
   record_event(conn, ws, "lead.created", record_json::lead_data(out), {}, now);
   return out;
 }
+
+}  // namespace
 
 domain::Lead LeadStore::create(const domain::WorkspaceId& ws, const domain::NewLead& lead) {
   static const Operation op("create_lead");

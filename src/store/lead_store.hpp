@@ -30,9 +30,14 @@ class LeadStore {
   OperationRunner& runner_;
 };
 
-// The insert an import runs inside its own transaction.
-domain::Lead insert_lead(sql::Connection& conn, const domain::WorkspaceId& ws,
-                         const domain::NewLead& lead, domain::Timestamp now);
+// A new lead's row (new_records.hpp) as a create writes it: the columns and their values, also
+// for an import's bulk insert.
+const std::string& new_lead_columns();
+sql::Params new_lead_values(const domain::WorkspaceId& ws, const domain::Lead& lead);
+// Writes `rows` (new_lead_values of the workspace's leads) in one bulk insert, each in its
+// workspace's rowid range where the engine keeps one (migration 0009 on SQLite).
+void insert_lead_rows(sql::Connection& conn, const domain::WorkspaceId& ws,
+                      const std::vector<sql::Params>& rows);
 
 // The statements list() runs, for query plan checks; with `total_count`, the page it runs after
 // counting that many matches.

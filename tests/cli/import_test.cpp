@@ -7,7 +7,9 @@
 #include <string>
 
 #include "support/cli_fixture.hpp"
+#include "support/database_probe.hpp"
 #include "support/fixture.hpp"
+#include "support/test_backend.hpp"
 
 namespace leadline_test {
 namespace {
@@ -211,6 +213,26 @@ TEST_F(ImportTest, EmptyInputImportsNothing) {
   json::object counts = import_text("");
   EXPECT_EQ(counts,
             (json::object{{"conversations", 0}, {"contacts", 0}, {"leads", 0}, {"messages", 0}}));
+}
+
+// Planned without statistics, the first lists after an import took seconds on PostgreSQL.
+TEST_F(ImportTest, PostgresHasStatisticsOfTheImportedTablesAtOnce) {
+  if (test_backend() != Backend::kPostgres) GTEST_SKIP() << "SQLite keeps no planner statistics";
+  std::vector<json::value> lines;
+  for (int i = 0; i < 2000; ++i) {
+    lines.push_back(json::object{{"type", "lead"}, {"visitor_name", "Lead " + std::to_string(i)}});
+    lines.push_back(json::object{{"type", "contact"},
+                                 {"first_name", "C" + std::to_string(i)},
+                                 {"email", "c" + std::to_string(i) + "@example.com"}});
+  }
+  import_text(jsonl(lines));
+  for (const std::string table : {"leads", "contacts", "events"}) {
+    SCOPED_TRACE(table);
+    // -1 until the table is first analysed.
+    const std::string rows = postgres_scalar(
+        db_url(), "SELECT reltuples::bigint FROM pg_class WHERE relname = '" + table + "'");
+    EXPECT_EQ(rows, table == "events" ? "4000" : "2000");
+  }
 }
 
 TEST_F(ImportTest, ImportIntoAnotherWorkspaceStaysThere) {

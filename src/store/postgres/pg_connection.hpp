@@ -68,6 +68,8 @@ class Connection final : public sql::Connection {
   void send_now();
   // Ends the round trip of what was sent and reads every answer owed; throws the first failure.
   void sync_now();
+  void insert_rows(std::string_view table, std::string_view columns,
+                   const std::vector<sql::Params>& rows) override;
 
   // The server closed the connection or the network failed; it cannot be used again.
   bool broken() const;
@@ -97,6 +99,7 @@ class Connection final : public sql::Connection {
   // SQL text -> statement name; sends the preparation on first use.
   using Prepared = std::pair<const std::string, std::string>;
   const Prepared& statement_name(std::string_view sql);
+  void put_copy_data(const std::string& data);
 
   pg_conn* conn_ = nullptr;
   sql::TextKeyedMap<std::string> prepared_;       // SQL text -> statement name

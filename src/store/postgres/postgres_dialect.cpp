@@ -68,13 +68,19 @@ class PostgresDialect final : public sql::Dialect {
   }
 
   // Counted once at the end rather than per row (see record_counts_track in migration 0002):
-  // per-row counting walks one counter row's version chain on every insert.
+  // per-row counting walks one counter row's version chain on every insert. The tables an
+  // import fills are analysed as its last step, committed with its rows: planned without
+  // statistics (autovacuum's come a minute or more later), the first lists after an import of a
+  // fresh database took seconds.
   void before_import(sql::Connection& conn, const domain::WorkspaceId&) const override {
     conn.execute("SELECT set_config('leadline.deferred_counts', 'on', true)");
   }
   void after_import(sql::Connection& conn, const domain::WorkspaceId& ws) const override {
     conn.execute("SELECT record_counts_recount(?)", sql::Params().id(ws));
     conn.execute("SELECT set_config('leadline.deferred_counts', 'off', true)");
+    conn.execute_script(
+        "ANALYZE leads, contacts, conversations, messages, events, webhook_deliveries, "
+        "record_counts");
   }
 
   std::string_view migration_table() const override { return "schema_migrations"; }

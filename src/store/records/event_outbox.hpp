@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "domain/ids.hpp"
 #include "domain/timestamp.hpp"
@@ -27,6 +29,25 @@ std::string record_delivery(sql::Connection& conn, const domain::WorkspaceId& ws
                             std::string_view webhook, std::string_view event_id,
                             std::string_view type, std::optional<std::string_view> body,
                             domain::Timestamp now);
+
+// The rows record_event writes, collected for a bulk insert (an import): the same events and
+// deliveries, in the order they were added. The workspace's endpoints are read once, when the
+// collection starts, and must not change until its last flush (one transaction).
+class EventRows {
+ public:
+  EventRows(sql::Connection& conn, const domain::WorkspaceId& ws);
+
+  void add(std::string_view type, std::string_view data, domain::Timestamp now);
+  std::size_t size() const { return events_.size(); }
+  // Inserts what was added since the last flush.
+  void flush(sql::Connection& conn);
+
+ private:
+  domain::WorkspaceId ws_;
+  std::vector<std::pair<std::string, std::vector<std::string>>> webhooks_;
+  std::vector<sql::Params> events_;
+  std::vector<sql::Params> deliveries_;
+};
 
 // Counts deliveries recorded by this process. A writer that sees it move while its transaction
 // ran wakes the delivery workers once that transaction has committed (OperationRunner).

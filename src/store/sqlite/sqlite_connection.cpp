@@ -4,7 +4,9 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -18,6 +20,68 @@ namespace {
 // Long enough for another process's write transaction (an import) to finish; the busy
 // handler retries within it instead of failing at once.
 constexpr int kBusyTimeoutMs = 5000;
+
+// "INSERT INTO table (columns) SELECT value ->> 0, ... FROM json_each(?)": the rows of a bulk
+// insert as one JSON array of arrays, so any number of them is one statement. Within a
+// transaction every statement starts by copying each existing page it is about to change to
+// the statement journal, and FTS5 writes what it collected as a new index segment, so one
+// statement per batch rather than one per row (or per a few hundred, as placeholders would
+// allow) saves rewriting the same index pages again and again.
+std::string rows_insert(std::string_view table, std::string_view columns, std::size_t width) {
+  std::string sql = "INSERT INTO ";
+  sql.append(table).append(" (").append(columns).append(") SELECT ");
+  for (std::size_t i = 0; i < width; ++i) {
+    sql.append(i == 0 ? "" : ", ").append("value ->> ").append(std::to_string(i));
+  }
+  return sql.append(" FROM json_each(?)");
+}
+
+void append_json_text(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out.push_back('"');
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(c);
+    } else if (byte < 0x20) {
+      out.append("\\u00");
+      out.push_back(kHex[byte >> 4]);
+      out.push_back(kHex[byte & 0xf]);
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('"');
+}
+
+// The rows as [[v, ...], ...]; ->> reads a JSON number back as an integer or a real, a string
+// as text and null as NULL.
+std::string json_rows(const std::vector<sql::Params>& rows) {
+  std::string out = "[";
+  char number[32];
+  for (const sql::Params& row : rows) {
+    out.append(out.size() == 1 ? "[" : ",[");
+    bool first = true;
+    for (const sql::Value& v : row.values()) {
+      if (!first) out.push_back(',');
+      first = false;
+      if (const auto* t = std::get_if<std::string>(&v)) {
+        append_json_text(out, *t);
+      } else if (const auto* i = std::get_if<std::int64_t>(&v)) {
+        out.append(number, std::to_chars(number, number + sizeof number, *i).ptr);
+      } else if (const auto* d = std::get_if<double>(&v)) {
+        if (!std::isfinite(*d)) throw std::invalid_argument("a bulk insert takes finite numbers");
+        out.append(number, std::to_chars(number, number + sizeof number, *d).ptr);
+      } else {
+        out.append("null");
+      }
+    }
+    out.push_back(']');
+  }
+  out.push_back(']');
+  return out;
+}
 
 [[noreturn]] void fail(sqlite3* db, int rc, std::string_view doing) {
   std::string what(doing);
@@ -228,6 +292,21 @@ std::optional<std::int64_t> Connection::execute_unless_duplicate(std::string_vie
   } catch (const SqliteError& e) {
     if (!e.is_unique_violation()) throw;
     return std::nullopt;
+  }
+}
+
+void Connection::insert_rows(std::string_view table, std::string_view columns,
+                             const std::vector<sql::Params>& rows) {
+  if (rows.empty()) return;
+  const std::string json = json_rows(rows);
+  Statement& statement = prepare(rows_insert(table, columns, rows.front().values().size()), {});
+  const sql::Rows stepped(statement);
+  // The text outlives the statement's run (stepped is released first), so SQLite need not copy
+  // it.
+  const int rc =
+      sqlite3_bind_text64(statement.stmt, 1, json.data(), json.size(), SQLITE_STATIC, SQLITE_UTF8);
+  if (rc != SQLITE_OK) fail(db_, rc, "binding a parameter");
+  while (statement.next()) {
   }
 }
 

@@ -47,6 +47,8 @@ class Connection final : public sql::Connection {
   std::optional<std::int64_t> execute_unless_duplicate(std::string_view sql,
                                                        const sql::Params& params) override;
   void execute_script(const std::string& sql) override;
+  void insert_rows(std::string_view table, std::string_view columns,
+                   const std::vector<sql::Params>& rows) override;
 
   bool in_transaction() const;
 
