@@ -49,8 +49,12 @@ Outcome list_contacts(ResourceContext& ctx) {
   if (auto* e = failed(page)) return *e;
   q.page = value(page);
 
-  const auto result = ctx.db.contacts().list(ctx.workspace, q);
-  respond_page(ctx, result, value(common).limit, binding, record_json::write_contact_item);
+  respond_streamed_page<domain::Contact>(
+      ctx, value(common).limit, binding,
+      [&](const store::ItemVisitor<domain::Contact>& visit) {
+        return ctx.db.contacts().list(ctx.workspace, q, visit);
+      },
+      record_json::write_contact_item);
   return kAnswered;
 }
 

@@ -34,15 +34,17 @@ struct PaginationInfo {
   int limit = 0;
 };
 
-// Calls write_item(JsonWriter&, const Item&) for each item.
-template <class Items, class WriteItem>
-void respond_list(http::Response& response, const Items& items, const PaginationInfo& pagination,
-                  WriteItem&& write_item) {
+// The list envelope in two halves, for items written as they come: begin_list writes up to
+// the first item, end_list closes the items and adds the pagination.
+inline JsonWriter begin_list(http::Response& response) {
   response.status = static_cast<unsigned>(Success::kOk);
   response.body.clear();
   JsonWriter w(response.body);
   w.begin_object().field("success", true).key("data").begin_array();
-  for (const auto& item : items) write_item(w, item);
+  return w;
+}
+
+inline void end_list(JsonWriter& w, const PaginationInfo& pagination) {
   w.end_array();
   w.key("pagination")
       .begin_object()
@@ -52,6 +54,15 @@ void respond_list(http::Response& response, const Items& items, const Pagination
       .field("limit", pagination.limit)
       .end_object();
   w.end_object();
+}
+
+// Calls write_item(JsonWriter&, const Item&) for each item.
+template <class Items, class WriteItem>
+void respond_list(http::Response& response, const Items& items, const PaginationInfo& pagination,
+                  WriteItem&& write_item) {
+  JsonWriter w = begin_list(response);
+  for (const auto& item : items) write_item(w, item);
+  end_list(w, pagination);
 }
 
 }  // namespace leadline::api

@@ -52,8 +52,12 @@ Outcome list_leads(ResourceContext& ctx) {
   if (auto* e = failed(page)) return *e;
   q.page = value(page);
 
-  const auto result = ctx.db.leads().list(ctx.workspace, q);
-  respond_page(ctx, result, value(common).limit, binding, record_json::write_lead_item);
+  respond_streamed_page<domain::Lead>(
+      ctx, value(common).limit, binding,
+      [&](const store::ItemVisitor<domain::Lead>& visit) {
+        return ctx.db.leads().list(ctx.workspace, q, visit);
+      },
+      record_json::write_lead_item);
   return kAnswered;
 }
 

@@ -41,6 +41,18 @@ Decoded<boost::json::object> json_body(const http::Request& request) {
   return parse_json_object(request.body);
 }
 
+PaginationInfo pagination_of(const ResourceContext& ctx, const store::PageFacts& page, int limit,
+                             std::string_view binding) {
+  PaginationInfo info;
+  info.has_more = page.has_more;
+  info.total_count = page.total_count;
+  info.limit = limit;
+  if (page.has_more && page.next_position) {
+    info.next_cursor = ctx.cursors.encode(*page.next_position, binding);
+  }
+  return info;
+}
+
 std::string cursor_binding(const ResourceContext& ctx, std::string_view endpoint,
                            std::initializer_list<std::string_view> parts) {
   std::string binding = ctx.workspace.value;

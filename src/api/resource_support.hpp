@@ -24,18 +24,26 @@ T& value(Decoded<T>& decoded) {
   return std::get<T>(decoded);
 }
 
+// The pagination of a page, with the next cursor bound to `binding`.
+PaginationInfo pagination_of(const ResourceContext& ctx, const store::PageFacts& page, int limit,
+                             std::string_view binding);
+
 // The list envelope for a page, with the next cursor bound to `binding`.
 template <class T, class WriteItem>
 void respond_page(ResourceContext& ctx, const store::Page<T>& page, int limit,
                   std::string_view binding, WriteItem&& write_item) {
-  PaginationInfo info;
-  info.has_more = page.has_more;
-  info.total_count = page.total_count;
-  info.limit = limit;
-  if (page.has_more && page.next_position) {
-    info.next_cursor = ctx.cursors.encode(*page.next_position, binding);
-  }
-  respond_list(ctx.response, page.items, info, write_item);
+  respond_list(ctx.response, page.items, pagination_of(ctx, page, limit, binding), write_item);
+}
+
+// The same for a page the store streams: list(visit) gives each item to visit(item) as it reads
+// the row, which writes it into the body at once, and returns the page's facts.
+template <class T, class List, class WriteItem>
+void respond_streamed_page(ResourceContext& ctx, int limit, std::string_view binding, List&& list,
+                           WriteItem&& write_item) {
+  JsonWriter w = begin_list(ctx.response);
+  const store::PageFacts facts =
+      list(store::ItemVisitor<T>([&](const T& item) { write_item(w, item); }));
+  end_list(w, pagination_of(ctx, facts, limit, binding));
 }
 
 // Builds the cursor binding from the workspace, endpoint and every filter value in order.

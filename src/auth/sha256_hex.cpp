@@ -1,25 +1,44 @@
-// EVP_Digest in one call: the inputs are small and whole.
+// EVP_Digest in one call: the inputs are small and whole. The digest is fetched once: with
+// EVP_sha256() OpenSSL 3 looks the algorithm up by name in the provider tables on every call,
+// which cost more than hashing an API key on every request.
 #include "auth/sha256_hex.hpp"
 
 #include <openssl/evp.h>
 
-#include <array>
+#include <memory>
 #include <stdexcept>
 
 namespace leadline::auth {
 
-std::string sha256_hex(std::string_view data) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+namespace {
+
+const EVP_MD* sha256_md() {
+  static const std::unique_ptr<EVP_MD, decltype(&EVP_MD_free)> md(
+      EVP_MD_fetch(nullptr, "SHA256", nullptr), &EVP_MD_free);
+  if (!md) throw std::runtime_error("OpenSSL has no SHA-256");
+  return md.get();
+}
+
+}  // namespace
+
+std::array<unsigned char, 32> sha256(std::string_view data) {
+  std::array<unsigned char, 32> digest{};
   unsigned int length = 0;
-  if (EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1) {
+  if (EVP_Digest(data.data(), data.size(), digest.data(), &length, sha256_md(), nullptr) != 1 ||
+      length != digest.size()) {
     throw std::runtime_error("SHA-256 digest failed");
   }
+  return digest;
+}
+
+std::string sha256_hex(std::string_view data) {
   static constexpr char kHex[] = "0123456789abcdef";
+  const auto digest = sha256(data);
   std::string hex;
-  hex.reserve(length * 2);
-  for (unsigned int i = 0; i < length; ++i) {
-    hex.push_back(kHex[digest[i] >> 4]);
-    hex.push_back(kHex[digest[i] & 0x0F]);
+  hex.reserve(digest.size() * 2);
+  for (const unsigned char byte : digest) {
+    hex.push_back(kHex[byte >> 4]);
+    hex.push_back(kHex[byte & 0x0F]);
   }
   return hex;
 }

@@ -49,50 +49,54 @@ Timestamp now() {
 
 namespace {
 
-// `value` in exactly `width` decimal digits, zero-padded.
-void append_digits(std::string& out, unsigned value, int width) {
-  char digits[4];
+// `value` in exactly `width` decimal digits, zero-padded; returns the end.
+char* write_digits(char* out, unsigned value, int width) {
   for (int i = width - 1; i >= 0; --i) {
-    digits[i] = static_cast<char>('0' + value % 10);
+    out[i] = static_cast<char>('0' + value % 10);
     value /= 10;
   }
-  out.append(digits, static_cast<std::size_t>(width));
+  return out + width;
 }
 
 }  // namespace
 
-void append_iso8601(std::string& out, Timestamp t) {
+std::size_t write_iso8601(char* out, Timestamp t) {
   std::int64_t ms = t.unix_ms;
   std::int64_t days = ms >= 0 ? ms / 86400000 : -((-ms + 86399999) / 86400000);
   std::int64_t rem = ms - days * 86400000;
   std::int64_t y;
   unsigned m, d;
   civil_from_days(days, y, m, d);
-  // Written digit by digit: this runs twice per record in every list page, and snprintf's
-  // format parsing cost more than the rest of the record's JSON.
+  // Written digit by digit into one buffer: this runs twice per record in every list page, and
+  // snprintf's format parsing cost more than the rest of the record's JSON.
   if (y < 0 || y > 9999) {
-    char buf[40];
-    const int n = std::snprintf(
-        buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%03lldZ", static_cast<long long>(y),
-        m, d, static_cast<long long>(rem / 3600000), static_cast<long long>(rem / 60000 % 60),
-        static_cast<long long>(rem / 1000 % 60), static_cast<long long>(rem % 1000));
-    out.append(buf, static_cast<std::size_t>(n));
-    return;
+    const int n =
+        std::snprintf(out, kIso8601MaxSize, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%03lldZ",
+                      static_cast<long long>(y), m, d, static_cast<long long>(rem / 3600000),
+                      static_cast<long long>(rem / 60000 % 60),
+                      static_cast<long long>(rem / 1000 % 60), static_cast<long long>(rem % 1000));
+    return static_cast<std::size_t>(n);
   }
-  append_digits(out, static_cast<unsigned>(y), 4);
-  out.push_back('-');
-  append_digits(out, m, 2);
-  out.push_back('-');
-  append_digits(out, d, 2);
-  out.push_back('T');
-  append_digits(out, static_cast<unsigned>(rem / 3600000), 2);
-  out.push_back(':');
-  append_digits(out, static_cast<unsigned>(rem / 60000 % 60), 2);
-  out.push_back(':');
-  append_digits(out, static_cast<unsigned>(rem / 1000 % 60), 2);
-  out.push_back('.');
-  append_digits(out, static_cast<unsigned>(rem % 1000), 3);
-  out.push_back('Z');
+  char* p = write_digits(out, static_cast<unsigned>(y), 4);
+  *p++ = '-';
+  p = write_digits(p, m, 2);
+  *p++ = '-';
+  p = write_digits(p, d, 2);
+  *p++ = 'T';
+  p = write_digits(p, static_cast<unsigned>(rem / 3600000), 2);
+  *p++ = ':';
+  p = write_digits(p, static_cast<unsigned>(rem / 60000 % 60), 2);
+  *p++ = ':';
+  p = write_digits(p, static_cast<unsigned>(rem / 1000 % 60), 2);
+  *p++ = '.';
+  p = write_digits(p, static_cast<unsigned>(rem % 1000), 3);
+  *p++ = 'Z';
+  return static_cast<std::size_t>(p - out);
+}
+
+void append_iso8601(std::string& out, Timestamp t) {
+  char buf[kIso8601MaxSize];
+  out.append(buf, write_iso8601(buf, t));
 }
 
 std::string format_iso8601(Timestamp t) {

@@ -18,6 +18,9 @@ Timestamp now();
 // "YYYY-MM-DDTHH:MM:SS.mmmZ".
 std::string format_iso8601(Timestamp t);
 void append_iso8601(std::string& out, Timestamp t);
+// The same written to `out`, which has room for kIso8601MaxSize characters; returns how many.
+inline constexpr std::size_t kIso8601MaxSize = 40;
+std::size_t write_iso8601(char* out, Timestamp t);
 
 // Accepts "YYYY-MM-DDTHH:MM:SS[.f{1,9}](Z|±HH:MM)"; fractions beyond milliseconds are truncated.
 std::optional<Timestamp> parse_iso8601(std::string_view text);

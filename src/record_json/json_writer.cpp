@@ -39,9 +39,8 @@ JsonWriter& JsonWriter::end_array() {
   return *this;
 }
 
-JsonWriter& JsonWriter::key(std::string_view k) {
+JsonWriter& JsonWriter::long_key(std::string_view k) {
   separate();
-  // Keys are field names from this code base: plain ASCII with nothing to escape.
   out_.push_back('"');
   out_.append(k);
   out_.append("\":", 2);
@@ -50,10 +49,15 @@ JsonWriter& JsonWriter::key(std::string_view k) {
 }
 
 JsonWriter& JsonWriter::timestamp(domain::Timestamp t) {
-  separate();
-  out_.push_back('"');
-  domain::append_iso8601(out_, t);
-  out_.push_back('"');
+  // Separator, quotes and digits in one append.
+  char buf[domain::kIso8601MaxSize + 3];
+  std::size_t n = 0;
+  if (need_comma_) buf[n++] = ',';
+  need_comma_ = true;
+  buf[n++] = '"';
+  n += domain::write_iso8601(buf + n, t);
+  buf[n++] = '"';
+  out_.append(buf, n);
   return *this;
 }
 
@@ -85,7 +89,7 @@ JsonWriter& JsonWriter::boolean(bool b) {
 
 JsonWriter& JsonWriter::null() {
   separate();
-  out_.append("null");
+  out_.append("null", 4);
   return *this;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,7 +22,21 @@ class JsonWriter {
   JsonWriter& begin_array();
   JsonWriter& end_array();
   // `k` is written as is: field names are constants of this code base, never client text.
-  JsonWriter& key(std::string_view k);
+  // Inline and in one append, so that a literal name is copied with its length known.
+  JsonWriter& key(std::string_view k) {
+    char buf[kMaxInlineKey + 4];
+    if (k.size() > kMaxInlineKey) return long_key(k);
+    std::size_t n = 0;
+    if (need_comma_) buf[n++] = ',';
+    buf[n++] = '"';
+    std::memcpy(buf + n, k.data(), k.size());
+    n += k.size();
+    buf[n++] = '"';
+    buf[n++] = ':';
+    out_.append(buf, n);
+    need_comma_ = false;
+    return *this;
+  }
 
   JsonWriter& string(std::string_view s);
   JsonWriter& number(std::int64_t n);
@@ -65,7 +80,10 @@ class JsonWriter {
     return n ? number(static_cast<std::int64_t>(*n)) : null();
   }
 
+  static constexpr std::size_t kMaxInlineKey = 60;
+
   void separate();
+  JsonWriter& long_key(std::string_view k);
 
   std::string& out_;
   bool need_comma_ = false;

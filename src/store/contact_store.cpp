@@ -35,21 +35,27 @@ constexpr std::string_view kContactColumns =
 // again; a few rounds settle any realistic race.
 constexpr int kInsertAttempts = 3;
 
-domain::Contact read_contact(const sql::Rows& row) {
-  domain::Contact c;
-  c.id.value = row.text(0);
-  c.first_name = row.text(1);
-  c.last_name = row.opt_text(2);
-  c.email = row.opt_text(3);
-  c.phone = row.opt_text(4);
-  c.company_name = row.opt_text(5);
-  c.tags = decode_string_array(row.text_view(6));
-  c.profile_notes = row.text(7);
+// Refills `c`, whose strings keep their capacity from row to row.
+void read_contact_into(const sql::Rows& row, domain::Contact& c) {
+  row.text_into(0, c.id.value);
+  row.text_into(1, c.first_name);
+  row.opt_text_into(2, c.last_name);
+  row.opt_text_into(3, c.email);
+  row.opt_text_into(4, c.phone);
+  row.opt_text_into(5, c.company_name);
+  decode_string_array_into(row.text_view(6), c.tags);
+  row.text_into(7, c.profile_notes);
   c.last_activity = {row.int64(8)};
   c.created_at = {row.int64(9)};
   c.updated_at = {row.int64(10)};
   c.conversation_count = row.int64(11);
+  c.last_conversation_at.reset();
   if (!row.is_null(12)) c.last_conversation_at = domain::Timestamp{row.int64(12)};
+}
+
+domain::Contact read_contact(const sql::Rows& row) {
+  domain::Contact c;
+  read_contact_into(row, c);
   return c;
 }
 
@@ -255,10 +261,18 @@ sql::ListStatements contact_list_statements(const sql::Dialect& dialect,
 
 Page<domain::Contact> ContactStore::list(const domain::WorkspaceId& ws,
                                          const ContactListQuery& query) {
+  Page<domain::Contact> page;
+  static_cast<PageFacts&>(page) =
+      list(ws, query, [&](const domain::Contact& contact) { page.items.push_back(contact); });
+  return page;
+}
+
+PageFacts ContactStore::list(const domain::WorkspaceId& ws, const ContactListQuery& query,
+                             const ItemVisitor<domain::Contact>& visit) {
   static const Operation op("list_contacts");
   return runner_.snapshot(op, [&](sql::Connection& c) {
-    return sql::run_list<domain::Contact>(c, contact_list_sql(c.dialect(), ws, query), query.page,
-                                          read_contact);
+    return sql::visit_list<domain::Contact>(c, contact_list_sql(c.dialect(), ws, query), query.page,
+                                            read_contact_into, visit);
   });
 }
 

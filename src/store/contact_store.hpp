@@ -26,6 +26,9 @@ class ContactStore {
                                        const domain::ContactPatch& patch);
   bool remove(const domain::WorkspaceId& ws, const domain::ContactId& id);
   Page<domain::Contact> list(const domain::WorkspaceId& ws, const ContactListQuery& query);
+  // The same page, each contact given to `visit` as it is read (ItemVisitor), without the items.
+  PageFacts list(const domain::WorkspaceId& ws, const ContactListQuery& query,
+                 const ItemVisitor<domain::Contact>& visit);
 
  private:
   OperationRunner& runner_;

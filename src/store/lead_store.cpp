@@ -50,25 +50,41 @@ sql::Params& add_written_values(sql::Params& params, const domain::Lead& l) {
       .text(lead_search_text(l.visitor_name, l.visitor_email, l.visitor_company));
 }
 
-domain::Lead read_lead(const sql::Rows& row) {
-  domain::Lead l;
-  l.id.value = row.text(0);
-  l.visitor_name = row.text(1);
-  l.visitor_email = row.opt_text(2);
-  l.visitor_phone = row.opt_text(3);
-  l.visitor_company = row.opt_text(4);
+// Refills `l`, whose strings keep their capacity from row to row.
+void read_lead_into(const sql::Rows& row, domain::Lead& l) {
+  row.text_into(0, l.id.value);
+  row.text_into(1, l.visitor_name);
+  row.opt_text_into(2, l.visitor_email);
+  row.opt_text_into(3, l.visitor_phone);
+  row.opt_text_into(4, l.visitor_company);
   l.pipeline_stage = stored_enum(row.text_view(5), &domain::parse_pipeline_stage, "pipeline_stage");
-  l.need_summary = row.text(6);
-  l.tags = decode_string_array(row.text_view(7));
-  l.source = row.text(8);
+  row.text_into(6, l.need_summary);
+  decode_string_array_into(row.text_view(7), l.tags);
+  row.text_into(8, l.source);
   l.expected_billing_amount = row.opt_real(9);
   l.lead_score = row.opt_real(10);
-  if (!row.is_null(11)) {
-    l.assigned_rep_id = domain::RepId{row.text(11)};
-    if (!row.is_null(12)) l.rep = domain::RepSummary{row.text(12), row.text(13), row.text(14)};
+  if (row.is_null(11)) {
+    l.assigned_rep_id.reset();
+    l.rep.reset();
+  } else {
+    if (!l.assigned_rep_id) l.assigned_rep_id.emplace();
+    row.text_into(11, l.assigned_rep_id->value);
+    if (row.is_null(12)) {
+      l.rep.reset();
+    } else {
+      if (!l.rep) l.rep.emplace();
+      row.text_into(12, l.rep->first_name);
+      row.text_into(13, l.rep->last_name);
+      row.text_into(14, l.rep->email);
+    }
   }
   l.created_at = {row.int64(15)};
   l.updated_at = {row.int64(16)};
+}
+
+domain::Lead read_lead(const sql::Rows& row) {
+  domain::Lead l;
+  read_lead_into(row, l);
   return l;
 }
 
@@ -218,10 +234,18 @@ bool LeadStore::remove(const domain::WorkspaceId& ws, const domain::LeadId& id) 
 }
 
 Page<domain::Lead> LeadStore::list(const domain::WorkspaceId& ws, const LeadListQuery& query) {
+  Page<domain::Lead> page;
+  static_cast<PageFacts&>(page) =
+      list(ws, query, [&](const domain::Lead& lead) { page.items.push_back(lead); });
+  return page;
+}
+
+PageFacts LeadStore::list(const domain::WorkspaceId& ws, const LeadListQuery& query,
+                          const ItemVisitor<domain::Lead>& visit) {
   static const Operation op("list_leads");
   return runner_.snapshot(op, [&](sql::Connection& c) {
-    return sql::run_list<domain::Lead>(c, lead_list_sql(c.dialect(), ws, query), query.page,
-                                       read_lead);
+    return sql::visit_list<domain::Lead>(c, lead_list_sql(c.dialect(), ws, query), query.page,
+                                         read_lead_into, visit);
   });
 }
 

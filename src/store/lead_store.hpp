@@ -25,6 +25,9 @@ class LeadStore {
                                     const domain::LeadPatch& patch);
   bool remove(const domain::WorkspaceId& ws, const domain::LeadId& id);
   Page<domain::Lead> list(const domain::WorkspaceId& ws, const LeadListQuery& query);
+  // The same page, each lead given to `visit` as it is read (ItemVisitor), without the items.
+  PageFacts list(const domain::WorkspaceId& ws, const LeadListQuery& query,
+                 const ItemVisitor<domain::Lead>& visit);
 
  private:
   OperationRunner& runner_;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <variant>
@@ -76,13 +77,22 @@ struct ConversationListQuery {
   PageRequest page;
 };
 
-template <class T>
-struct Page {
-  std::vector<T> items;
+// What a page says besides its items.
+struct PageFacts {
   bool has_more = false;
   std::int64_t total_count = 0;
   // Position of the last item returned, set exactly when has_more is true.
   std::optional<KeysetPosition> next_position;
 };
+
+template <class T>
+struct Page : PageFacts {
+  std::vector<T> items;
+};
+
+// Sees each item of a page as the store reads it, in one record that the store reuses from row
+// to row (so a page costs no allocation per item): valid only during the call.
+template <class T>
+using ItemVisitor = std::function<void(const T&)>;
 
 }  // namespace leadline::store

@@ -32,13 +32,14 @@ TEST(JsonWriter, EscapesAndRoundTrips) {
   EXPECT_EQ(v.at("a").as_array().size(), 2u);
 }
 
-// Clean text is skipped eight bytes at a time: every escapable byte must still be caught at
-// every offset within and across those words, and bytes >= 0x80 must never count as escapable.
+// Clean text is skipped sixteen or eight bytes at a time: every escapable byte must still be caught
+// at every offset within and across those words, and bytes >= 0x80 must never count as escapable.
 TEST(JsonWriter, EscapesAtEveryOffsetOfLongText) {
   for (const char special : {'"', '\\', '\n', '\x1f', '\0', '\x7f'}) {
-    for (std::size_t at = 0; at < 24; ++at) {
-      // Insertions stay in the ASCII part, so the UTF-8 after it stays whole.
-      std::string text = "abcdefghijklmnopqrstuvwxyz\xc3\xa9\xe2\x82\xac";
+    for (std::size_t at = 0; at < 52; ++at) {
+      // Insertions stay in the ASCII part, so the UTF-8 after it stays whole; 52 offsets cover
+      // the sixteen- and eight-byte steps and the bytes after them.
+      std::string text = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ\xc3\xa9\xe2\x82\xac";
       text.insert(at, 1, special);
       std::string out;
       JsonWriter(out).string(text);
@@ -56,6 +57,19 @@ TEST(JsonWriter, TimestampsAreIsoStrings) {
   JsonWriter w(out);
   w.begin_array().timestamp({0}).timestamp({1'764'140'000'123}).end_array();
   EXPECT_EQ(out, R"(["1970-01-01T00:00:00.000Z","2025-11-26T06:53:20.123Z"])");
+}
+
+TEST(JsonWriter, TimestampsOutsideFourDigitYearsAndLongKeys) {
+  std::string out;
+  JsonWriter w(out);
+  const std::string long_key(70, 'k');
+  w.begin_object()
+      .field("a", domain::Timestamp{-62'167'219'200'001})
+      .field(long_key, domain::Timestamp{253'402'300'800'000})
+      .end_object();
+  EXPECT_EQ(out, "{\"a\":\"" + domain::format_iso8601({-62'167'219'200'001}) + "\",\"" + long_key +
+                     "\":\"" + domain::format_iso8601({253'402'300'800'000}) + "\"}");
+  EXPECT_EQ(domain::format_iso8601({253'402'300'800'000}), "10000-01-01T00:00:00.000Z");
 }
 
 TEST(JsonWriter, NegativeZeroIsWrittenAsZero) {

@@ -24,6 +24,16 @@ TEST(JsonStringArrayTest, ReadsEscapesWrittenByOthers) {
             (std::vector<std::string>{"ü", "😀", "/\b\f\r"}));
 }
 
+TEST(JsonStringArrayTest, DecodingIntoARecordReplacesWhatItHeld) {
+  std::vector<std::string> into = {"old one", "old two", "old three"};
+  decode_string_array_into(R"(["a\"b", "c"])", into);
+  EXPECT_EQ(into, (std::vector<std::string>{"a\"b", "c"}));
+  decode_string_array_into("[]", into);
+  EXPECT_TRUE(into.empty());
+  decode_string_array_into(R"(["x","y","z","\u00fc"])", into);
+  EXPECT_EQ(into, (std::vector<std::string>{"x", "y", "z", "ü"}));
+}
+
 TEST(JsonStringArrayTest, RejectsWhatIsNotAnArrayOfStrings) {
   for (const char* bad : {"", "{}", "[1]", "[\"a\"", "[\"a\",]", "[\"\\ud800\"]", "[] x"}) {
     EXPECT_THROW(decode_string_array(bad), std::runtime_error) << bad;

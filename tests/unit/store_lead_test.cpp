@@ -2,6 +2,7 @@
 // on a real change), delete, and workspace scoping.
 #include <thread>
 
+#include "record_json/record_shapes.hpp"
 #include "store_test_fixture.hpp"
 
 namespace leadline::store::testing {
@@ -78,6 +79,47 @@ TEST_P(StoreTest, UpdateLeadUnknownIdIsNotFound) {
   p.visitor_name = "x";
   EXPECT_TRUE(std::holds_alternative<NotFound>(
       store_->leads().update(ws_, {"01890000-0000-7000-8000-000000000000"}, p)));
+}
+
+std::string item_json(const domain::Lead& lead) {
+  std::string out;
+  record_json::JsonWriter w(out);
+  record_json::write_lead_item(w, lead);
+  return out;
+}
+
+// A page is read into one record refilled from row to row: nothing of one lead (its rep, an
+// e-mail, its tags, an amount) may show in the next.
+TEST_P(StoreTest, ListedLeadsAreEachTheirOwnRecord) {
+  const auto rep = store_->workspaces().add_rep(ws_, person("Rita", "Rep", "rita@x.io"));
+  for (int i = 0; i < 6; ++i) {
+    domain::NewLead n = lead_named("Lead " + std::to_string(i));
+    n.created_at = domain::Timestamp{1'700'000'000'000 + i};
+    if (i % 2 == 0) {
+      n.visitor_email = "lead" + std::to_string(i) + "@x.io";
+      n.tags = {"a", "b \"c\"", std::string(40, 'd')};
+      n.expected_billing_amount = 10.5 * i;
+    }
+    const auto lead = store_->leads().create(ws_, n);
+    if (i % 3 == 0) {
+      LeadPatch p;
+      p.assigned_rep_id = FieldUpdate<domain::RepId>::set({rep.id});
+      ASSERT_TRUE(std::holds_alternative<domain::Lead>(store_->leads().update(ws_, lead.id, p)));
+    }
+  }
+  std::vector<std::string> visited;
+  const PageFacts facts = store_->leads().list(
+      ws_, {}, [&](const domain::Lead& lead) { visited.push_back(item_json(lead)); });
+  EXPECT_EQ(facts.total_count, 6);
+  const auto page = store_->leads().list(ws_, {});
+  ASSERT_EQ(page.items.size(), 6u);
+  ASSERT_EQ(visited.size(), 6u);
+  for (std::size_t i = 0; i < page.items.size(); ++i) {
+    const auto got = store_->leads().get(ws_, page.items[i].id);
+    ASSERT_TRUE(got.has_value());
+    EXPECT_EQ(item_json(page.items[i]), item_json(*got));
+    EXPECT_EQ(visited[i], item_json(*got));
+  }
 }
 
 TEST_P(StoreTest, UpdateLeadAssignsRepAndReadsFillIt) {

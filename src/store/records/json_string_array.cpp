@@ -15,40 +15,40 @@ class Reader {
  public:
   explicit Reader(std::string_view text) : s_(text) {}
 
-  std::vector<std::string> array() {
-    std::vector<std::string> out;
+  // Refills `out`, whose strings keep their capacity.
+  void array(std::vector<std::string>& out) {
+    std::size_t n = 0;
     expect('[');
     skip_space();
     if (peek() == ']') {
       ++i_;
-      return finish(std::move(out));
+    } else {
+      while (true) {
+        if (n == out.size()) out.emplace_back();
+        string(out[n++]);
+        skip_space();
+        const char c = next();
+        if (c == ']') break;
+        if (c != ',') bad();
+      }
     }
-    while (true) {
-      out.push_back(string());
-      skip_space();
-      const char c = next();
-      if (c == ']') return finish(std::move(out));
-      if (c != ',') bad();
-    }
+    out.resize(n);
+    skip_space();
+    if (i_ != s_.size()) bad();
   }
 
  private:
-  std::vector<std::string> finish(std::vector<std::string> out) {
-    skip_space();
-    if (i_ != s_.size()) bad();
-    return out;
-  }
-
-  std::string string() {
+  void string(std::string& out) {
     expect('"');
-    std::string out;
+    out.clear();
     while (true) {
+      // Text up to the next quote or escape is copied in one piece.
+      std::size_t stop = i_;
+      while (stop < s_.size() && s_[stop] != '"' && s_[stop] != '\\') ++stop;
+      out.append(s_.data() + i_, stop - i_);
+      i_ = stop;
       const char c = next();
-      if (c == '"') return out;
-      if (c != '\\') {
-        out.push_back(c);
-        continue;
-      }
+      if (c == '"') return;
       const char e = next();
       switch (e) {
         case '"':
@@ -149,7 +149,13 @@ std::string encode_string_array(const std::vector<std::string>& values) {
 }
 
 std::vector<std::string> decode_string_array(std::string_view json) {
-  return Reader(json).array();
+  std::vector<std::string> out;
+  Reader(json).array(out);
+  return out;
+}
+
+void decode_string_array_into(std::string_view json, std::vector<std::string>& out) {
+  Reader(json).array(out);
 }
 
 }  // namespace leadline::store

@@ -13,5 +13,7 @@ std::string encode_string_array(const std::vector<std::string>& values);
 
 // Throws std::runtime_error when `json` is not an array of strings.
 std::vector<std::string> decode_string_array(std::string_view json);
+// The same into `out`, whose strings keep their capacity (a record refilled from row to row).
+void decode_string_array_into(std::string_view json, std::vector<std::string>& out);
 
 }  // namespace leadline::store

@@ -32,11 +32,13 @@ inline constexpr std::int64_t kMatchDrivenLimit = 500;
 ListStatements list_statements_for(const ListSql& sql, const PageRequest& page,
                                    const Dialect& dialect, std::optional<std::int64_t> total_count);
 
-template <class T, class ReadRow>
-Page<T> run_list(Connection& conn, const ListSql& sql, const PageRequest& page, ReadRow read_row) {
+// Calls each_row(rows) on every row of the page, in order, and says what the page says besides.
+template <class EachRow>
+PageFacts run_list_rows(Connection& conn, const ListSql& sql, const PageRequest& page,
+                        EachRow&& each_row) {
   ListStatements st = build_list_statements(sql, page, conn.dialect());
   const auto limit = static_cast<std::size_t>(std::max(page.limit, 1));
-  Page<T> out;
+  PageFacts out;
   auto read_count = [&out](Rows& count) {
     count.next();
     out.total_count = count.int64(0);
@@ -61,17 +63,38 @@ Page<T> run_list(Connection& conn, const ListSql& sql, const PageRequest& page, 
     page_rows.emplace(std::move(rows[1]));
   }
   Rows& rows = *page_rows;
+  std::size_t items = 0;
   while (rows.next()) {
     // The one row beyond the page only says that there is more.
-    if (out.items.size() == limit) {
+    if (items == limit) {
       out.has_more = true;
       break;
     }
-    out.items.push_back(read_row(rows));
-    if (out.items.size() == limit) out.next_position = read_position(rows, sql.keys.size());
+    each_row(rows);
+    if (++items == limit) out.next_position = read_position(rows, sql.keys.size());
   }
   if (!out.has_more) out.next_position.reset();
   return out;
+}
+
+// The page's items as records: read_row(rows) gives one.
+template <class T, class ReadRow>
+Page<T> run_list(Connection& conn, const ListSql& sql, const PageRequest& page, ReadRow read_row) {
+  Page<T> out;
+  static_cast<PageFacts&>(out) = run_list_rows(
+      conn, sql, page, [&](const Rows& rows) { out.items.push_back(read_row(rows)); });
+  return out;
+}
+
+// The page's items one by one to `visit`, in one record that read_row(rows, record) refills.
+template <class T, class ReadRow>
+PageFacts visit_list(Connection& conn, const ListSql& sql, const PageRequest& page,
+                     ReadRow read_row, const ItemVisitor<T>& visit) {
+  T record;
+  return run_list_rows(conn, sql, page, [&](const Rows& rows) {
+    read_row(rows, record);
+    visit(record);
+  });
 }
 
 }  // namespace leadline::store::sql

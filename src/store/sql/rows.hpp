@@ -55,6 +55,17 @@ class Rows {
     if (is_null(col)) return std::nullopt;
     return text(col);
   }
+  // Into a string that keeps its capacity, for records refilled from row to row.
+  void text_into(int col, std::string& out) const { out.assign(text_view(col)); }
+  void opt_text_into(int col, std::optional<std::string>& out) const {
+    if (is_null(col)) {
+      out.reset();
+    } else if (out) {
+      out->assign(text_view(col));
+    } else {
+      out.emplace(text_view(col));
+    }
+  }
   std::optional<double> opt_real(int col) const {
     if (is_null(col)) return std::nullopt;
     return real(col);

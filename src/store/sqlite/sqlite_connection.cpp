@@ -318,8 +318,10 @@ bool Connection::in_transaction() const {
   return sqlite3_get_autocommit(db_) == 0;
 }
 
+// BEGIN and COMMIT run as cached statements: every read request opens a transaction, and
+// sqlite3_exec would parse the text again each time.
 Transaction::Transaction(Connection& conn, Kind kind) : conn_(conn) {
-  conn_.execute_script(kind == Kind::kWrite ? "BEGIN IMMEDIATE" : "BEGIN");
+  conn_.execute(kind == Kind::kWrite ? "BEGIN IMMEDIATE" : "BEGIN");
 }
 
 Transaction::~Transaction() {
@@ -332,7 +334,7 @@ Transaction::~Transaction() {
 }
 
 void Transaction::commit() {
-  conn_.execute_script("COMMIT");
+  conn_.execute("COMMIT");
   open_ = false;
 }
 
