@@ -11,6 +11,7 @@
 #include <thread>
 #include <utility>
 
+#include "json_text/json_text.hpp"
 #include "store/sqlite/sqlite_dialect.hpp"
 
 namespace leadline::store::sqlite {
@@ -36,25 +37,6 @@ std::string rows_insert(std::string_view table, std::string_view columns, std::s
   return sql.append(" FROM json_each(?)");
 }
 
-void append_json_text(std::string& out, std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out.push_back('"');
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (byte < 0x20) {
-      out.append("\\u00");
-      out.push_back(kHex[byte >> 4]);
-      out.push_back(kHex[byte & 0xf]);
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('"');
-}
-
 // The rows as [[v, ...], ...]; ->> reads a JSON number back as an integer or a real, a string
 // as text and null as NULL.
 std::string json_rows(const std::vector<sql::Params>& rows) {
@@ -67,12 +49,12 @@ std::string json_rows(const std::vector<sql::Params>& rows) {
       if (!first) out.push_back(',');
       first = false;
       if (const auto* t = std::get_if<std::string>(&v)) {
-        append_json_text(out, *t);
+        json_text::append_string(out, *t);
       } else if (const auto* i = std::get_if<std::int64_t>(&v)) {
         out.append(number, std::to_chars(number, number + sizeof number, *i).ptr);
       } else if (const auto* d = std::get_if<double>(&v)) {
         if (!std::isfinite(*d)) throw std::invalid_argument("a bulk insert takes finite numbers");
-        out.append(number, std::to_chars(number, number + sizeof number, *d).ptr);
+        json_text::append_number(out, *d);
       } else {
         out.append("null");
       }
