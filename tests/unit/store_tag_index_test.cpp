@@ -189,6 +189,22 @@ TEST_P(StoreTest, UpgradeIndexesAndCountsExistingTags) {
         "updated_at) VALUES ('v1', 'w1', 'api', 'open', '[\"vip\"]', 1, 1);");
   }
   const auto store = open_database(url);
+  {
+    // The counts the tag lists read were filled from the existing rows.
+    std::unique_ptr<sql::Connection> raw;
+    if (sqlite) {
+      raw =
+          std::make_unique<sqlite::Connection>(url.substr(7), sqlite::Connection::Open::kExisting);
+    } else {
+      raw = std::make_unique<postgres::Connection>(url);
+    }
+    auto rows = raw->query(
+        "SELECT CAST(SUM(n) AS BIGINT) FROM record_counts WHERE workspace_id = 'w1' AND "
+        "record_type = 'contact_tag' AND bucket = 'vip'");
+    ASSERT_TRUE(rows.next());
+    ASSERT_FALSE(rows.is_null(0));
+    EXPECT_EQ(rows.int64(0), 2);
+  }
   const domain::WorkspaceId w1{"w1"};
   const domain::WorkspaceId w2{"w2"};
   EXPECT_EQ(contacts_tagged(*store, w1, "vip"), 2);
