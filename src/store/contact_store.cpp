@@ -130,17 +130,24 @@ sql::ListSql contact_list_sql(const sql::Dialect& dialect, const domain::Workspa
                               const ContactListQuery& query) {
   auto sql = sql::ListSql::of_workspace(kContactColumns, "contacts c", "c", ws.value);
   sql.sort_by(contact_sort_keys(query.sort.field), query.sort.direction);
-  if (query.tag) dialect.add_tag_filter(sql, "c.tags", *query.tag);
   // Contacts show no updated_at: their sync window is on last_activity, which every change
   // of the contact or of its conversations moves.
   sql::filter_updated_window(sql, dialect, {"c", "last_activity", "contacts_by_activity"},
                              query.updated);
+  if (query.tag) {
+    dialect.add_tag_filter(sql, {"c", "tags", "contact_tags", "contact_id"}, *query.tag);
+  }
   if (!query.search_folded.empty()) {
     dialect.add_search(sql, {"c", "search_folded", "contacts_search", "contacts c"},
                        query.search_folded);
   }
-  if (query.search_folded.empty() && !query.tag && query.updated.empty()) {
-    sql::count_from_record_counts(sql, "contact", ws.value, std::nullopt);
+  if (query.search_folded.empty() && query.updated.empty()) {
+    // The triggers count each tag's contacts as they count the contacts.
+    if (query.tag) {
+      sql::count_from_record_counts(sql, "contact_tag", ws.value, *query.tag);
+    } else {
+      sql::count_from_record_counts(sql, "contact", ws.value, std::nullopt);
+    }
   }
   return sql;
 }

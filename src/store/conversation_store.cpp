@@ -107,9 +107,11 @@ sql::ListSql conversation_list_sql(const sql::Dialect& dialect, const domain::Wo
   auto sql = sql::ListSql::of_workspace(kConversationColumns, kConversationFrom, "cv", ws.value);
   sql.sort_by(conversation_sort_keys(query.sort.field), query.sort.direction);
   if (query.status) sql.filter("cv.status = ?", std::string(to_string(*query.status)));
-  if (query.tag) dialect.add_tag_filter(sql, "cv.tags", *query.tag);
   sql::filter_updated_window(sql, dialect, {"cv", "updated_at", "conversations_by_updated"},
                              query.updated);
+  if (query.tag) {
+    dialect.add_tag_filter(sql, {"cv", "tags", "conversation_tags", "conversation_id"}, *query.tag);
+  }
   if (!query.search_folded.empty()) {
     // Matches the linked contact's first, last, e-mail and company (not phone). Unlinked
     // conversations never match a search.
@@ -118,7 +120,9 @@ sql::ListSql conversation_list_sql(const sql::Dialect& dialect, const domain::Wo
   } else {
     // Without a search the joins never change how many conversations match.
     sql.count_from = "conversations cv";
-    if (!query.tag && query.updated.empty()) {
+    if (query.tag && !query.status && query.updated.empty()) {
+      sql::count_from_record_counts(sql, "conversation_tag", ws.value, *query.tag);
+    } else if (!query.tag && query.updated.empty()) {
       sql::count_from_record_counts(
           sql, "conversation", ws.value,
           query.status ? std::optional<std::string>(to_string(*query.status)) : std::nullopt);

@@ -250,6 +250,44 @@ TEST_F(SqliteWindowPlanTest, APageSortedOtherwiseReadsANarrowWindowAndWalksTheSo
   }
 }
 
+// A tag filter goes through the tag's rows (migration 0010): alone, it counts from
+// record_counts; with another filter, the count and a page of few matches read the tag's rows and
+// look each record up by id; a page of many walks the sort's index and looks each row up among
+// the tag's rows. No plan reads the workspace's records to test their tag arrays.
+TEST_F(SqliteWindowPlanTest, ATagListReadsTheTagsRows) {
+  const auto& dialect = sqlite::sqlite_dialect();
+  ContactListQuery contacts;
+  contacts.tag = "vip";
+  std::string p = plan(contact_list_statements(dialect, ws_, contacts, {}).count_sql);
+  EXPECT_EQ(table_access(p, "c"), "(no access to c)") << p;
+  EXPECT_NE(p.find("record_counts"), std::string::npos) << p;
+
+  ConversationListQuery conversations;
+  conversations.tag = "vip";
+  conversations.status = domain::ConversationStatus::kOpen;
+  const auto few = [&](const std::string& title, const std::string& p, const std::string& alias) {
+    SCOPED_TRACE(title + "\n" + p);
+    EXPECT_NE(table_access(p, alias).find("(id=?)"), std::string::npos);
+    EXPECT_NE(p.find("PRIMARY KEY (workspace_id=? AND tag=?)"), std::string::npos);
+  };
+  few("conversations count, tag and status",
+      plan(conversation_list_statements(dialect, ws_, conversations, {}).count_sql), "cv");
+  few("conversations page, few",
+      plan(conversation_list_statements(dialect, ws_, conversations, kFew).page_sql), "cv");
+  few("contacts page, few", plan(contact_list_statements(dialect, ws_, contacts, kFew).page_sql),
+      "c");
+  for (const auto& [title, many] :
+       {std::pair{"contacts page, many",
+                  contact_list_statements(dialect, ws_, contacts, kMany).page_sql},
+        std::pair{"conversations page, many",
+                  conversation_list_statements(dialect, ws_, conversations, kMany).page_sql}}) {
+    p = plan(many);
+    SCOPED_TRACE(std::string(title) + "\n" + p);
+    EXPECT_EQ(p.find("TEMP B-TREE"), std::string::npos);
+    EXPECT_NE(p.find("PRIMARY KEY (workspace_id=? AND tag=? AND "), std::string::npos);
+  }
+}
+
 // Cursor pages add the keyset condition; the window's index must still bound the read.
 TEST_F(SqliteWindowPlanTest, KeysetPagesKeepTheirPlans) {
   LeadListQuery q;

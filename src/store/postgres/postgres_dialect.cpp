@@ -55,10 +55,13 @@ class PostgresDialect final : public sql::Dialect {
   // Rows are addressed by their primary key; the trigram GIN index holds no rowid ranges.
   std::string workspace_rowid(std::string_view) const override { return {}; }
 
-  // Containment of a one-element array, which the GIN index on the tags serves.
-  void add_tag_filter(sql::ListSql& sql, std::string_view tags_column,
+  // Containment of a one-element array, which the GIN index on the tags serves; the planner's
+  // statistics weigh it against walking the sort's index.
+  void add_tag_filter(sql::ListSql& sql, const sql::TagTarget& target,
                       const std::string& tag) const override {
-    sql.filter(std::string(tags_column) + " @> CAST(? AS jsonb)", encode_string_array({tag}));
+    std::string condition(target.alias);
+    condition.append(".").append(target.column).append(" @> CAST(? AS jsonb)");
+    sql.filter(condition, encode_string_array({tag}));
   }
 
   void add_search(sql::ListSql& sql, const sql::SearchTarget& target,

@@ -26,6 +26,15 @@ struct SearchTarget {
   bool rowids_by_workspace = false;
 };
 
+// What a list filters by tag: the JSON tag array `alias.column` of its rows, and the table the
+// triggers keep of each tag's rows, (workspace_id, tag, `id_column`) (SQLite, migration 0010).
+struct TagTarget {
+  std::string_view alias;
+  std::string_view column;
+  std::string_view table;
+  std::string_view id_column;
+};
+
 class Dialect {
  public:
   virtual ~Dialect() = default;
@@ -64,8 +73,8 @@ class Dialect {
   // rows by workspace in their rowids (SQLite's leads, migration 0009); "" where it does not.
   virtual std::string workspace_rowid(std::string_view table) const = 0;
 
-  // Keeps the list's rows whose JSON tag array `tags_column` holds `tag`.
-  virtual void add_tag_filter(ListSql& sql, std::string_view tags_column,
+  // Keeps the list's rows whose tag array holds `tag`, through an index.
+  virtual void add_tag_filter(ListSql& sql, const TagTarget& target,
                               const std::string& tag) const = 0;
 
   // Keeps the list's rows whose searched column contains `needle` (already case-folded), with

@@ -41,6 +41,9 @@ struct ListSql {
   // another column than the sort's): the same filters (same parameters), written so that the
   // page walks the sort order instead. The better plan when the count shows many matches.
   std::string sort_driven_where;
+  // Set by a sync window (filter_updated_window): its index leads the count and a page of few
+  // matches, so a filter added after it is checked row by row.
+  bool windowed = false;
 
   // The rows of one workspace: `alias`'s rows in `from` (whose table holds workspace_id and id),
   // reading `columns`; filters and the order are added after.

@@ -30,6 +30,7 @@ std::string from_with_hint(const std::string& from, std::string_view alias,
 void filter_updated_window(ListSql& sql, const Dialect& dialect, const WindowColumn& target,
                            const UpdatedWindow& window) {
   if (window.empty()) return;
+  sql.windowed = true;
   const std::string column = std::string(target.alias) + "." + std::string(target.column);
   const bool sorted_by_window = !sql.keys.empty() && sql.keys.front().expr == column;
   const std::string hint =
