@@ -140,22 +140,14 @@ struct Connection::Statement final : sql::RowCursor {
 
 namespace {
 
-// Every write runs in a savepoint of its own (group commit), whose statement journal keeps the
-// original of each page it changes. SQLite keeps that journal in memory only up to 64 KiB and
-// then spills it to a temporary file; a created lead changes more pages than that, so each
-// write cost a temporary file and a pwrite per page (85 % of the writer's pwrites at 100k
-// leads). Up to 4 MiB stay in memory; an import's large savepoint still spills.
-constexpr int kStatementJournalInMemory = 4 * 1024 * 1024;
-
 // SQLite's allocation statistics take a process-wide mutex on every allocation, which every
-// reader thread would contend for; nothing here reads them. These must precede SQLite's
-// initialisation, so they are set once before the first connection opens.
+// reader thread would contend for; nothing here reads them. This must precede SQLite's
+// initialisation, so it is done once before the first connection opens. (A larger in-memory
+// statement journal, SQLITE_CONFIG_STMTJRNL_SPILL, saved a temporary file per write but made
+// SQLite 3.40 fail large savepoints, an import's, with "database or disk is full": not used.)
 void configure_sqlite_once() {
   static std::once_flag once;
-  std::call_once(once, [] {
-    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-    sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, kStatementJournalInMemory);
-  });
+  std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
 }
 
 // Switching a fresh database to WAL takes an exclusive lock, and when several connections open
