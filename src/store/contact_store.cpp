@@ -268,10 +268,8 @@ sql::ListStatements contact_list_statements(const sql::Dialect& dialect,
 
 Page<domain::Contact> ContactStore::list(const domain::WorkspaceId& ws,
                                          const ContactListQuery& query) {
-  Page<domain::Contact> page;
-  static_cast<PageFacts&>(page) =
-      list(ws, query, [&](const domain::Contact& contact) { page.items.push_back(contact); });
-  return page;
+  return collect_page<domain::Contact>(
+      [&](const ItemVisitor<domain::Contact>& visit) { return list(ws, query, visit); });
 }
 
 PageFacts ContactStore::list(const domain::WorkspaceId& ws, const ContactListQuery& query,

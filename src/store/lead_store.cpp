@@ -234,10 +234,8 @@ bool LeadStore::remove(const domain::WorkspaceId& ws, const domain::LeadId& id) 
 }
 
 Page<domain::Lead> LeadStore::list(const domain::WorkspaceId& ws, const LeadListQuery& query) {
-  Page<domain::Lead> page;
-  static_cast<PageFacts&>(page) =
-      list(ws, query, [&](const domain::Lead& lead) { page.items.push_back(lead); });
-  return page;
+  return collect_page<domain::Lead>(
+      [&](const ItemVisitor<domain::Lead>& visit) { return list(ws, query, visit); });
 }
 
 PageFacts LeadStore::list(const domain::WorkspaceId& ws, const LeadListQuery& query,

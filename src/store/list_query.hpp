@@ -95,4 +95,13 @@ struct Page : PageFacts {
 template <class T>
 using ItemVisitor = std::function<void(const T&)>;
 
+// The page a visiting list(..., visit) reads, with a copy of each item: `list(visit)` runs it.
+template <class T, class List>
+Page<T> collect_page(List&& list) {
+  Page<T> page;
+  static_cast<PageFacts&>(page) =
+      list(ItemVisitor<T>([&page](const T& item) { page.items.push_back(item); }));
+  return page;
+}
+
 }  // namespace leadline::store
