@@ -146,6 +146,20 @@ start_server() {
 # VmRSS / VmHWM of PID in MiB.
 rss_mib() { awk -v f="$2:" '$1 == f { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 
+# Waits (up to 10 s) until process PID used no CPU for 200 ms: when wrk stops, the server still
+# answers the requests it had in flight, and a slow scenario's leftovers (a search at 1M) would
+# otherwise land in the next scenario's latencies.
+settle() {
+  local ticks last=-1 tries=0
+  while [ -r "/proc/$1/stat" ] && [ "$tries" -lt 50 ]; do
+    ticks=$(awk '{ print $14 + $15 }' "/proc/$1/stat")
+    [ "$ticks" = "$last" ] && return 0
+    last=$ticks
+    tries=$((tries + 1))
+    sleep 0.2
+  done
+}
+
 # --- talking to the API with curl -------------------------------------------------------------
 # api METHOD PATH [BODY]: writes the body to $work/resp, prints the status code.
 api() {
@@ -326,6 +340,7 @@ run_wrk() {
     # + a short run tag (hex nanoseconds) that keeps generated e-mails unique and within 64 chars
     lua_args=("${lua_args[@]:1}" "$(printf %x "$(date +%s%N)")")
   fi
+  settle "$server_pid"
   wrk -t"$threads" -c"$connections" -d"${seconds}s" --timeout "$wrk_timeout" --latency \
     -H "Authorization: Bearer $key" "${script[@]}" "http://127.0.0.1:$port$path" \
     ${lua_args[@]:+-- "${lua_args[@]}"} >"$out" 2>&1 || { cat "$out" >&2; die "wrk failed for $label"; }
