@@ -3,16 +3,12 @@
 // makes any altered character fail.
 #include "api/cursor_codec.hpp"
 
-#include <openssl/core_names.h>
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/params.h>
 
 #include <cstring>
-#include <memory>
-#include <stdexcept>
 
 #include "api/base64url.hpp"
+#include "auth/hmac_sha256.hpp"
 #include "auth/sha256_hex.hpp"
 #include "domain/uuid.hpp"
 
@@ -44,44 +40,10 @@ std::string binding_digest(std::string_view binding) {
   return std::string(reinterpret_cast<const char*>(digest.data()), kBindingBytes);
 }
 
-struct MacDeleter {
-  void operator()(EVP_MAC* mac) const { EVP_MAC_free(mac); }
-  void operator()(EVP_MAC_CTX* ctx) const { EVP_MAC_CTX_free(ctx); }
-};
-
-// HMAC-SHA256 under `secret`. OpenSSL's one-shot HMAC() looks up HMAC and SHA-256 by name on
-// every call, which cost more than the rest of a list page's cursor; here each thread keeps a
-// context keyed once, which a later init without a key starts over with the same key.
+// The first kMacBytes of HMAC-SHA256 under `secret`.
 std::string mac(std::string_view secret, std::string_view data) {
-  static const std::unique_ptr<EVP_MAC, MacDeleter> hmac(EVP_MAC_fetch(nullptr, "HMAC", nullptr));
-  if (!hmac) throw std::runtime_error("OpenSSL has no HMAC");
-  thread_local std::unique_ptr<EVP_MAC_CTX, MacDeleter> ctx;
-  thread_local std::string ctx_secret;
-  const auto* data_bytes = reinterpret_cast<const unsigned char*>(data.data());
-  bool ok;
-  if (ctx && ctx_secret == secret) {
-    ok = EVP_MAC_init(ctx.get(), nullptr, 0, nullptr) == 1;
-  } else {
-    ctx.reset(EVP_MAC_CTX_new(hmac.get()));
-    if (!ctx) throw std::runtime_error("could not allocate an HMAC context");
-    char digest_name[] = "SHA256";
-    const OSSL_PARAM params[] = {
-        OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest_name, 0),
-        OSSL_PARAM_construct_end()};
-    // OpenSSL refuses a null key pointer even with length 0.
-    static const unsigned char kEmpty = 0;
-    const auto* key =
-        secret.empty() ? &kEmpty : reinterpret_cast<const unsigned char*>(secret.data());
-    ok = EVP_MAC_init(ctx.get(), key, secret.size(), params) == 1;
-    ctx_secret = ok ? std::string(secret) : std::string();
-    if (!ok) ctx.reset();
-  }
-  unsigned char out[EVP_MAX_MD_SIZE];
-  std::size_t len = 0;
-  ok = ok && EVP_MAC_update(ctx.get(), data_bytes, data.size()) == 1 &&
-       EVP_MAC_final(ctx.get(), out, &len, sizeof out) == 1;
-  if (!ok) throw std::runtime_error("HMAC-SHA256 failed");
-  return std::string(reinterpret_cast<const char*>(out), kMacBytes);
+  const auto digest = auth::hmac_sha256(secret, {data});
+  return std::string(reinterpret_cast<const char*>(digest.data()), kMacBytes);
 }
 
 BadRequest invalid() {
