@@ -244,13 +244,6 @@ Page<domain::Lead> LeadStore::list(const domain::WorkspaceId& ws, const LeadList
 
 namespace {
 
-// What the cache has, or gets, for a search: every match, or only their count when there are
-// too many to keep.
-struct SearchMatches {
-  std::shared_ptr<const SearchResult> result;
-  std::int64_t count = 0;
-};
-
 // Every match of the search in the list's order, read without the rep join (it never changes
 // which leads match); its own form of the filters drives from the search index.
 std::shared_ptr<const SearchResult> read_matches(sql::Connection& c, const sql::ListSql& sql) {
@@ -273,30 +266,28 @@ std::shared_ptr<const SearchResult> read_matches(sql::Connection& c, const sql::
   return result;
 }
 
-// The search's matches at the workspace's lead version, read in the caller's snapshot: from the
-// cache, else from the database (and kept, when not too many).
-SearchMatches search_matches(sql::Connection& c, const SearchResultCache& cache,
-                             const domain::WorkspaceId& ws, const LeadListQuery& query,
-                             const sql::ListSql& sql) {
+// The search's count and matches at the workspace's lead version, read in the caller's
+// snapshot: from the cache, else from the database and then kept (the matches only when there
+// are not too many).
+CachedSearch search_matches(sql::Connection& c, const SearchResultCache& cache,
+                            const domain::WorkspaceId& ws, const LeadListQuery& query,
+                            const sql::ListSql& sql) {
   std::int64_t version = 0;
   {
     auto rows = c.query(c.dialect().lead_version(), sql::Params().id(ws));
     if (rows.next()) version = rows.int64(0);
   }
   const std::string key = lead_search_key(ws.value, version, query);
-  if (auto hit = cache.find(key)) {
-    return {hit, static_cast<std::int64_t>(hit->size())};
-  }
+  if (auto hit = cache.find(key)) return *hit;
   const sql::ListStatements st = sql::build_list_statements(sql, query.page, c.dialect());
-  SearchMatches out;
+  CachedSearch out;
   {
     auto rows = c.query(st.count_sql, sql::Params(std::vector<sql::Value>(st.count_params)));
     rows.next();
     out.count = rows.int64(0);
   }
-  if (out.count > kMaxCachedMatches) return out;
-  out.result = read_matches(c, sql);
-  cache.put(key, out.result);
+  if (out.count <= kMaxCachedMatches) out.matches = read_matches(c, sql);
+  cache.put(key, out);
   return out;
 }
 
@@ -343,11 +334,11 @@ PageFacts LeadStore::list(const domain::WorkspaceId& ws, const LeadListQuery& qu
     const sql::ListSql sql = lead_list_sql(c.dialect(), ws, query);
     std::optional<std::int64_t> count;
     if (!query.search_folded.empty() && !c.dialect().lead_version().empty()) {
-      const SearchMatches matches = search_matches(c, search_results_, ws, query, sql);
-      if (matches.result) {
-        if (auto facts = page_of_matches(c, *matches.result, query, visit)) return *facts;
+      const CachedSearch search = search_matches(c, search_results_, ws, query, sql);
+      if (search.matches) {
+        if (auto facts = page_of_matches(c, *search.matches, query, visit)) return *facts;
       }
-      count = matches.count;
+      count = search.count;
     }
     return sql::visit_list<domain::Lead>(c, sql, query.page, read_lead_into, visit, count);
   });

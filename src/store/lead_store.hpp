@@ -14,8 +14,8 @@ namespace leadline::store {
 
 // Per I/O thread: two on the benchmark's two cores, 16 MiB in all at most.
 inline constexpr std::size_t kSearchCacheBytes = 8 << 20;
-// A search with more matches is answered by the database each time: keeping it would take
-// about 90 bytes a match (rowid, id, sort value), over half the budget.
+// A search with more matches keeps its count only, and the database reads each page: keeping
+// them would take about 90 bytes a match (rowid, id, sort value), over half the budget.
 inline constexpr std::int64_t kMaxCachedMatches = 40'000;
 
 class LeadStore {

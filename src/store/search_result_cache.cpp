@@ -38,7 +38,7 @@ std::optional<int> compare_values(const SortValue& a, const SortValue& b) {
 
 struct Node {
   std::string key;
-  std::shared_ptr<const SearchResult> result;
+  CachedSearch search;
   std::size_t bytes;
 };
 
@@ -156,18 +156,20 @@ std::size_t SearchResult::bytes() const {
 SearchResultCache::SearchResultCache(std::size_t budget_bytes)
     : budget_bytes_(budget_bytes), owner_(next_owner()) {}
 
-std::shared_ptr<const SearchResult> SearchResultCache::find(const std::string& key) const {
+std::optional<CachedSearch> SearchResultCache::find(const std::string& key) const {
   Shard& shard = shard_of(owner_);
   const auto it = shard.index.find(key);
-  if (it == shard.index.end()) return nullptr;
+  if (it == shard.index.end()) return std::nullopt;
   shard.lru.splice(shard.lru.begin(), shard.lru, it->second);
-  return it->second->result;
+  return it->second->search;
 }
 
-void SearchResultCache::put(const std::string& key,
-                            std::shared_ptr<const SearchResult> result) const {
-  const std::size_t bytes = result->bytes() + 2 * key.size() + sizeof(Node);
-  if (bytes > budget_bytes_ / 2) return;
+void SearchResultCache::put(const std::string& key, CachedSearch search) const {
+  const std::size_t entry = 2 * key.size() + sizeof(Node);
+  if (search.matches && entry + search.matches->bytes() > budget_bytes_ / 2) {
+    search.matches.reset();
+  }
+  const std::size_t bytes = entry + (search.matches ? search.matches->bytes() : 0);
   Shard& shard = shard_of(owner_);
   if (const auto it = shard.index.find(key); it != shard.index.end()) {
     shard.bytes -= it->second->bytes;
@@ -179,7 +181,7 @@ void SearchResultCache::put(const std::string& key,
     shard.index.erase(shard.lru.back().key);
     shard.lru.pop_back();
   }
-  shard.lru.push_front({key, std::move(result), bytes});
+  shard.lru.push_front({key, std::move(search), bytes});
   shard.index.emplace(key, shard.lru.begin());
   shard.bytes += bytes;
 }

@@ -46,6 +46,13 @@ class SearchResult {
   std::vector<std::uint32_t> id_ends_;
 };
 
+// What the cache holds for one search at one version: the number of matches, and the matches
+// themselves unless there are too many to keep (then the database reads each page).
+struct CachedSearch {
+  std::int64_t count = 0;
+  std::shared_ptr<const SearchResult> matches;
+};
+
 // Least recently used entries go first once the entries outgrow the byte budget. Each thread
 // has its own entries (thread_local): a search runs on an I/O thread, which then takes no lock
 // and shares no cache line with the other; the cost is one miss per thread and version.
@@ -53,9 +60,9 @@ class SearchResultCache {
  public:
   explicit SearchResultCache(std::size_t budget_bytes);
 
-  std::shared_ptr<const SearchResult> find(const std::string& key) const;
-  // Keeps `result` unless it alone takes more than half the budget.
-  void put(const std::string& key, std::shared_ptr<const SearchResult> result) const;
+  std::optional<CachedSearch> find(const std::string& key) const;
+  // Keeps the count, and the matches unless they alone take more than half the budget.
+  void put(const std::string& key, CachedSearch search) const;
 
   std::size_t budget_bytes() const { return budget_bytes_; }
 

@@ -61,10 +61,10 @@ TEST(SearchResultCache, TextComparesBytewise) {
   EXPECT_EQ(r.first_after(at(std::string("b"), "x"), SortDirection::kAsc), 2u);
 }
 
-std::shared_ptr<const SearchResult> matches(int n) {
+CachedSearch matches(int n) {
   auto r = std::make_shared<SearchResult>(1);
   for (int i = 0; i < n; ++i) r->add(i, "01234567-89ab-cdef-0123-456789abcdef", {std::int64_t{i}});
-  return r;
+  return {n, r};
 }
 
 TEST(SearchResultCache, LeastRecentlyUsedGoFirstWithinTheBudget) {
@@ -75,9 +75,12 @@ TEST(SearchResultCache, LeastRecentlyUsedGoFirstWithinTheBudget) {
   for (int i = 0; i < 6; ++i) cache.put("c" + std::to_string(i), matches(100));
   EXPECT_FALSE(cache.find("b"));
   EXPECT_TRUE(cache.find("c5"));
-  // Over half the budget alone: not kept.
+  // Over half the budget alone: only the count is kept.
   cache.put("big", matches(2000));
-  EXPECT_FALSE(cache.find("big"));
+  ASSERT_TRUE(cache.find("big"));
+  EXPECT_EQ(cache.find("big")->count, 2000);
+  EXPECT_FALSE(cache.find("big")->matches);
+  EXPECT_TRUE(cache.find("c5"));
 }
 
 TEST(SearchResultCache, EachThreadAndEachCacheHasItsOwnEntries) {
@@ -86,7 +89,7 @@ TEST(SearchResultCache, EachThreadAndEachCacheHasItsOwnEntries) {
   one.put("k", matches(3));
   std::thread([&] { EXPECT_FALSE(one.find("k")); }).join();
   EXPECT_FALSE(two.find("k"));
-  EXPECT_EQ(one.find("k"), nullptr);  // two's use emptied this thread's entries of one
+  EXPECT_FALSE(one.find("k"));  // two's use emptied this thread's entries of one
 }
 
 TEST(SearchResultCache, KeysTellEveryFieldApart) {
