@@ -2,6 +2,10 @@
 // PATCH, and keyset-paged lists.
 #include "store/lead_store.hpp"
 
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+
 #include "domain/unicode_text.hpp"
 #include "record_json/event_shapes.hpp"
 #include "store/records/event_outbox.hpp"
@@ -238,12 +242,105 @@ Page<domain::Lead> LeadStore::list(const domain::WorkspaceId& ws, const LeadList
       [&](const ItemVisitor<domain::Lead>& visit) { return list(ws, query, visit); });
 }
 
+namespace {
+
+// Every match of the search in the list's order, read without the rep join (it never changes
+// which leads match); its own form of the filters drives from the search index.
+std::shared_ptr<const SearchResult> read_matches(sql::Connection& c, const sql::ListSql& sql) {
+  std::string select = "SELECT l.rowid, " + sql.id_expr;
+  for (const sql::SortKey& key : sql.keys) select.append(", ").append(key.expr);
+  select.append(" FROM ").append(sql.count_from.empty() ? sql.from : sql.count_from);
+  select.append(" WHERE ").append(sql.match_driven_where.empty() ? sql.where
+                                                                 : sql.match_driven_where);
+  select.append(" ORDER BY ")
+      .append(
+          sql::build_keyset_clause(sql.keys, sql.id_expr, sql.direction, std::nullopt, c.dialect())
+              .order_by);
+  auto result = std::make_shared<SearchResult>(sql.keys.size());
+  std::vector<SortValue> keys(sql.keys.size());
+  auto rows = c.query(select, sql::Params(std::vector<sql::Value>(sql.params)));
+  while (rows.next()) {
+    for (std::size_t k = 0; k < keys.size(); ++k) keys[k] = rows.value(2 + static_cast<int>(k));
+    result->add(rows.int64(0), rows.text_view(1), keys);
+  }
+  return result;
+}
+
+// The search's count and matches at the workspace's lead version, read in the caller's
+// snapshot: from the cache, else from the database and then kept (the matches only when there
+// are not too many).
+CachedSearch search_matches(sql::Connection& c, const SearchResultCache& cache,
+                            const domain::WorkspaceId& ws, const LeadListQuery& query,
+                            const sql::ListSql& sql) {
+  std::int64_t version = 0;
+  {
+    auto rows = c.query(c.dialect().lead_version(), sql::Params().id(ws));
+    if (rows.next()) version = rows.int64(0);
+  }
+  const std::string key = lead_search_key(ws.value, version, query);
+  if (auto hit = cache.find(key)) return *hit;
+  const sql::ListStatements st = sql::build_list_statements(sql, query.page, c.dialect());
+  CachedSearch out;
+  {
+    auto rows = c.query(st.count_sql, sql::Params(std::vector<sql::Value>(st.count_params)));
+    rows.next();
+    out.count = rows.int64(0);
+  }
+  if (out.count <= kMaxCachedMatches) out.matches = read_matches(c, sql);
+  cache.put(key, out);
+  return out;
+}
+
+// The page of `matches` that `page` asks for, each lead read by its rowid; nullopt when the
+// page's position cannot be placed among them.
+std::optional<PageFacts> page_of_matches(sql::Connection& c, const SearchResult& matches,
+                                         const LeadListQuery& query,
+                                         const ItemVisitor<domain::Lead>& visit) {
+  const PageRequest& page = query.page;
+  std::size_t start = 0;
+  if (page.after) {
+    const auto after = matches.first_after(*page.after, query.sort.direction);
+    if (!after) return std::nullopt;
+    start = *after;
+  } else {
+    start = static_cast<std::size_t>(std::min<std::int64_t>(
+        std::max<std::int64_t>(page.offset, 0), static_cast<std::int64_t>(matches.size())));
+  }
+  const std::size_t end =
+      std::min(matches.size(), start + static_cast<std::size_t>(std::max(page.limit, 1)));
+  static const std::string by_rowid = "SELECT " + std::string(kLeadColumns) + " FROM " +
+                                      std::string(kLeadFrom) + " WHERE l.rowid = ?";
+  domain::Lead record;
+  for (std::size_t i = start; i < end; ++i) {
+    auto rows = c.query(by_rowid, sql::Params().int64(matches.rowid(i)));
+    // The version read in this snapshot vouches for every match.
+    if (!rows.next()) throw std::logic_error("a cached search match is gone at its version");
+    read_lead_into(rows, record);
+    visit(record);
+  }
+  PageFacts out;
+  out.total_count = static_cast<std::int64_t>(matches.size());
+  out.has_more = end < matches.size();
+  if (out.has_more) out.next_position = matches.position(end - 1);
+  return out;
+}
+
+}  // namespace
+
 PageFacts LeadStore::list(const domain::WorkspaceId& ws, const LeadListQuery& query,
                           const ItemVisitor<domain::Lead>& visit) {
   static const Operation op("list_leads");
   return runner_.snapshot(op, [&](sql::Connection& c) {
-    return sql::visit_list<domain::Lead>(c, lead_list_sql(c.dialect(), ws, query), query.page,
-                                         read_lead_into, visit);
+    const sql::ListSql sql = lead_list_sql(c.dialect(), ws, query);
+    std::optional<std::int64_t> count;
+    if (!query.search_folded.empty() && !c.dialect().lead_version().empty()) {
+      const CachedSearch search = search_matches(c, search_results_, ws, query, sql);
+      if (search.matches) {
+        if (auto facts = page_of_matches(c, *search.matches, query, visit)) return *facts;
+      }
+      count = search.count;
+    }
+    return sql::visit_list<domain::Lead>(c, sql, query.page, read_lead_into, visit, count);
   });
 }
 

@@ -54,6 +54,7 @@ class PostgresDialect final : public sql::Dialect {
 
   // Rows are addressed by their primary key; the trigram GIN index holds no rowid ranges.
   std::string workspace_rowid(std::string_view) const override { return {}; }
+  std::string_view lead_version() const override { return {}; }
 
   // Containment of a one-element array, which the GIN index on the tags serves; the planner's
   // statistics weigh it against walking the sort's index.

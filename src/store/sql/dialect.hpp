@@ -73,6 +73,12 @@ class Dialect {
   // rows by workspace in their rowids (SQLite's leads, migration 0009); "" where it does not.
   virtual std::string workspace_rowid(std::string_view table) const = 0;
 
+  // A query taking the workspace id whose one row, if any, holds the version of its leads, which
+  // every insert, update and delete of one of them raises in its own transaction (SQLite,
+  // migration 0011; no row: 0); "" where none is kept (PostgreSQL, where one version row per
+  // workspace would serialize its lead writes on the row's lock until they commit).
+  virtual std::string_view lead_version() const = 0;
+
   // Keeps the list's rows whose tag array holds `tag`, through an index.
   virtual void add_tag_filter(ListSql& sql, const TagTarget& target,
                               const std::string& tag) const = 0;

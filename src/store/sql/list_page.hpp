@@ -33,9 +33,11 @@ ListStatements list_statements_for(const ListSql& sql, const PageRequest& page,
                                    const Dialect& dialect, std::optional<std::int64_t> total_count);
 
 // Calls each_row(rows) on every row of the page, in order, and says what the page says besides.
+// `known_count`: the count, already read in this snapshot, which is then not read again.
 template <class EachRow>
 PageFacts run_list_rows(Connection& conn, const ListSql& sql, const PageRequest& page,
-                        EachRow&& each_row) {
+                        EachRow&& each_row,
+                        std::optional<std::int64_t> known_count = std::nullopt) {
   ListStatements st = build_list_statements(sql, page, conn.dialect());
   const auto limit = static_cast<std::size_t>(std::max(page.limit, 1));
   PageFacts out;
@@ -44,11 +46,15 @@ PageFacts run_list_rows(Connection& conn, const ListSql& sql, const PageRequest&
     out.total_count = count.int64(0);
   };
   std::optional<Rows> page_rows;
-  if (!sql.match_driven_where.empty() || !sql.match_driven_from.empty() ||
+  if (known_count || !sql.match_driven_where.empty() || !sql.match_driven_from.empty() ||
       !sql.sort_driven_where.empty()) {
     // The page's form depends on the count: one statement after the other.
-    Rows count = conn.query(st.count_sql, Params(std::move(st.count_params)));
-    read_count(count);
+    if (known_count) {
+      out.total_count = *known_count;
+    } else {
+      Rows count = conn.query(st.count_sql, Params(std::move(st.count_params)));
+      read_count(count);
+    }
     st = list_statements_for(sql, page, conn.dialect(), out.total_count);
     page_rows.emplace(conn.query(st.page_sql, Params(std::move(st.page_params))));
   } else {
@@ -89,12 +95,16 @@ Page<T> run_list(Connection& conn, const ListSql& sql, const PageRequest& page, 
 // The page's items one by one to `visit`, in one record that read_row(rows, record) refills.
 template <class T, class ReadRow>
 PageFacts visit_list(Connection& conn, const ListSql& sql, const PageRequest& page,
-                     ReadRow read_row, const ItemVisitor<T>& visit) {
+                     ReadRow read_row, const ItemVisitor<T>& visit,
+                     std::optional<std::int64_t> known_count = std::nullopt) {
   T record;
-  return run_list_rows(conn, sql, page, [&](const Rows& rows) {
-    read_row(rows, record);
-    visit(record);
-  });
+  return run_list_rows(
+      conn, sql, page,
+      [&](const Rows& rows) {
+        read_row(rows, record);
+        visit(record);
+      },
+      known_count);
 }
 
 }  // namespace leadline::store::sql

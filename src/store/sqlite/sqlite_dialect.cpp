@@ -68,6 +68,10 @@ class SqliteDialect final : public sql::Dialect {
            "t.rowid DESC LIMIT 1), w.rowid << 40) + 1 FROM workspaces w WHERE w.id = ?)";
   }
 
+  std::string_view lead_version() const override {
+    return "SELECT version FROM lead_versions WHERE workspace_id = ?";
+  }
+
   // Keeps the rows whose column contains the needle: through the trigram index when the needle
   // is long enough for one, else by scanning with instr(), which, unlike LIKE, has no wildcard
   // characters.

@@ -1,0 +1,79 @@
+// Search results kept between requests, exact by construction: an entry is keyed by the
+// workspace's lead version (migration 0011 on SQLite) and everything that decides the result,
+// and holds every match in sort order, so any page at that version is answered from it by
+// binary search and the page's rows are read by rowid. See docs/design.md ("Search result
+// cache").
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "store/list_query.hpp"
+
+namespace leadline::store {
+
+// Every match of one search at one version, in the list's order.
+class SearchResult {
+ public:
+  explicit SearchResult(std::size_t key_count) : key_count_(key_count) {}
+
+  // Appended in the list's order: the row's rowid, id and sort key values.
+  void add(std::int64_t rowid, std::string_view id, const std::vector<SortValue>& keys);
+
+  std::size_t size() const { return rowids_.size(); }
+  std::int64_t rowid(std::size_t i) const { return rowids_[i]; }
+  KeysetPosition position(std::size_t i) const;
+  // The index of the first match strictly after `after` in the list's order (the direction
+  // given); nullopt when the position's values are not of the kinds the matches hold (no
+  // cursor of this list has such a position; the caller asks the database instead).
+  std::optional<std::size_t> first_after(const KeysetPosition& after,
+                                         SortDirection direction) const;
+  // What the entry holds on the heap, for the cache's budget.
+  std::size_t bytes() const;
+
+ private:
+  std::string_view id(std::size_t i) const;
+
+  std::size_t key_count_;
+  std::vector<std::int64_t> rowids_;
+  std::vector<SortValue> keys_;  // key_count_ per match
+  std::string ids_;
+  std::vector<std::uint32_t> id_ends_;
+};
+
+// What the cache holds for one search at one version: the number of matches, and the matches
+// themselves unless there are too many to keep (then the database reads each page).
+struct CachedSearch {
+  std::int64_t count = 0;
+  std::shared_ptr<const SearchResult> matches;
+};
+
+// Least recently used entries go first once the entries outgrow the byte budget. Each thread
+// has its own entries (thread_local): a search runs on an I/O thread, which then takes no lock
+// and shares no cache line with the other; the cost is one miss per thread and version.
+class SearchResultCache {
+ public:
+  explicit SearchResultCache(std::size_t budget_bytes);
+
+  std::optional<CachedSearch> find(const std::string& key) const;
+  // Keeps the count, and the matches unless they alone take more than half the budget.
+  void put(const std::string& key, CachedSearch search) const;
+
+  std::size_t budget_bytes() const { return budget_bytes_; }
+
+ private:
+  std::size_t budget_bytes_;
+  std::uint64_t owner_;  // tells this cache's thread entries from another's
+};
+
+// The cache key of a lead search at `version`: every field that decides the matches and their
+// order, each length-prefixed so that no two queries share one. The page position is not part.
+std::string lead_search_key(std::string_view workspace_id, std::int64_t version,
+                            const LeadListQuery& query);
+
+}  // namespace leadline::store
