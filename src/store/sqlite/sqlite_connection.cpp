@@ -160,7 +160,7 @@ Connection::Connection(const std::string& path, Open open) {
     // its rows and, with a search, the trigram index; with too small a cache each of those
     // pages is read again from the OS with a syscall on every request. Pages are allocated as
     // they are used, so an idle server stays small.
-    execute_script("PRAGMA cache_size = -16384");
+    execute_script("PRAGMA cache_size = -" + std::to_string(kCacheKiB));
   } catch (...) {
     sqlite3_close(db_);
     db_ = nullptr;
