@@ -78,7 +78,7 @@ class Connection {
   virtual bool drop_unsent_check() { return false; }
   // Appends `rows` to `table`, each row's values in the order of `columns` (an INSERT's column
   // list), all in one statement: an import's bulk path, so the table's triggers and indexes
-  // take a whole batch at once (SQLite: INSERT ... SELECT over json_each; PostgreSQL: COPY FROM
+  // take a whole batch at once (SQLite: INSERT ... SELECT over bound_rows; PostgreSQL: COPY FROM
   // STDIN). A row that breaks a constraint fails the call.
   virtual void insert_rows(std::string_view table, std::string_view columns,
                            const std::vector<Params>& rows) = 0;

@@ -4,14 +4,12 @@
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
-#include <cmath>
 #include <mutex>
 #include <thread>
 #include <utility>
 
-#include "json_text/json_text.hpp"
+#include "store/sqlite/bound_rows.hpp"
 #include "store/sqlite/sqlite_dialect.hpp"
 
 namespace leadline::store::sqlite {
@@ -22,47 +20,16 @@ namespace {
 // handler retries within it instead of failing at once.
 constexpr int kBusyTimeoutMs = 5000;
 
-// "INSERT INTO table (columns) SELECT value ->> 0, ... FROM json_each(?)": the rows of a bulk
-// insert as one JSON array of arrays, so any number of them is one statement. Within a
-// transaction every statement starts by copying each existing page it is about to change to
-// the statement journal, and FTS5 writes what it collected as a new index segment, so one
-// statement per batch rather than one per row (or per a few hundred, as placeholders would
-// allow) saves rewriting the same index pages again and again.
+// "INSERT INTO table (columns) SELECT c0, ... FROM bound_rows(?)": the rows of a bulk insert
+// read where they are held, so any number of them is one statement. Within a transaction every
+// statement starts by copying each existing page it is about to change to the statement
+// journal, and FTS5 writes what it collected as a new index segment, so one statement per batch
+// rather than one per row (or per a few hundred, as placeholders would allow) saves rewriting
+// the same index pages again and again.
 std::string rows_insert(std::string_view table, std::string_view columns, std::size_t width) {
   std::string sql = "INSERT INTO ";
-  sql.append(table).append(" (").append(columns).append(") SELECT ");
-  for (std::size_t i = 0; i < width; ++i) {
-    sql.append(i == 0 ? "" : ", ").append("value ->> ").append(std::to_string(i));
-  }
-  return sql.append(" FROM json_each(?)");
-}
-
-// The rows as [[v, ...], ...]; ->> reads a JSON number back as an integer or a real, a string
-// as text and null as NULL.
-std::string json_rows(const std::vector<sql::Params>& rows) {
-  std::string out = "[";
-  char number[32];
-  for (const sql::Params& row : rows) {
-    out.append(out.size() == 1 ? "[" : ",[");
-    bool first = true;
-    for (const sql::Value& v : row.values()) {
-      if (!first) out.push_back(',');
-      first = false;
-      if (const auto* t = std::get_if<std::string>(&v)) {
-        json_text::append_string(out, *t);
-      } else if (const auto* i = std::get_if<std::int64_t>(&v)) {
-        out.append(number, std::to_chars(number, number + sizeof number, *i).ptr);
-      } else if (const auto* d = std::get_if<double>(&v)) {
-        if (!std::isfinite(*d)) throw std::invalid_argument("a bulk insert takes finite numbers");
-        json_text::append_number(out, *d);
-      } else {
-        out.append("null");
-      }
-    }
-    out.push_back(']');
-  }
-  out.push_back(']');
-  return out;
+  sql.append(table).append(" (").append(columns).append(") ");
+  return sql.append(select_bound_rows(width));
 }
 
 [[noreturn]] void fail(sqlite3* db, int rc, std::string_view doing) {
@@ -185,6 +152,7 @@ Connection::Connection(const std::string& path, Open open) {
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, kBusyTimeoutMs);
   try {
+    register_bound_rows(db_);
     switch_to_wal(db_);
     execute_script("PRAGMA synchronous = FULL");
     execute_script("PRAGMA foreign_keys = ON");
@@ -192,7 +160,7 @@ Connection::Connection(const std::string& path, Open open) {
     // its rows and, with a search, the trigram index; with too small a cache each of those
     // pages is read again from the OS with a syscall on every request. Pages are allocated as
     // they are used, so an idle server stays small.
-    execute_script("PRAGMA cache_size = -16384");
+    execute_script("PRAGMA cache_size = -" + std::to_string(kCacheKiB));
   } catch (...) {
     sqlite3_close(db_);
     db_ = nullptr;
@@ -272,13 +240,10 @@ std::optional<std::int64_t> Connection::execute_unless_duplicate(std::string_vie
 void Connection::insert_rows(std::string_view table, std::string_view columns,
                              const std::vector<sql::Params>& rows) {
   if (rows.empty()) return;
-  const std::string json = json_rows(rows);
   Statement& statement = prepare(rows_insert(table, columns, rows.front().values().size()), {});
   const sql::Rows stepped(statement);
-  // The text outlives the statement's run (stepped is released first), so SQLite need not copy
-  // it.
-  const int rc =
-      sqlite3_bind_text64(statement.stmt, 1, json.data(), json.size(), SQLITE_STATIC, SQLITE_UTF8);
+  const int rc = sqlite3_bind_pointer(
+      statement.stmt, 1, const_cast<std::vector<sql::Params>*>(&rows), kBoundRowsPointer, nullptr);
   if (rc != SQLITE_OK) fail(db_, rc, "binding a parameter");
   while (statement.next()) {
   }

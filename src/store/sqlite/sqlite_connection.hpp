@@ -28,6 +28,12 @@ class SqliteError : public std::runtime_error {
   int code_;
 };
 
+// Page cache per connection, in KiB (PRAGMA cache_size = -N): 16 MiB for serving; an import
+// takes 128 MiB for its transaction, so the index pages its random keys (score, name) land on
+// stay in memory instead of being spilled to the WAL and read back (docs/design.md, "Import").
+inline constexpr int kCacheKiB = 16384;
+inline constexpr int kImportCacheKiB = 131072;
+
 class Connection final : public sql::Connection {
  public:
   // Whether opening may create the file. Only the engine's first connection may: a reader

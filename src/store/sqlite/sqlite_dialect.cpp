@@ -3,7 +3,9 @@
 
 #include <vector>
 
+#include "store/sql/connection.hpp"
 #include "store/sql/list_statements.hpp"
+#include "store/sqlite/sqlite_connection.hpp"
 #include "store/sqlite/trigram_match.hpp"
 
 namespace leadline::store::sqlite {
@@ -122,8 +124,14 @@ class SqliteDialect final : public sql::Dialect {
     if (sql.where.rfind(workspace, 0) == 0) sql.match_driven_where = "+" + sql.where;
   }
 
-  void before_import(sql::Connection&, const domain::WorkspaceId&) const override {}
-  void after_import(sql::Connection&, const domain::WorkspaceId&) const override {}
+  // A larger page cache for the import's transaction (kImportCacheKiB); set back after it, so a
+  // connection that lives on does not keep the memory. A failed import's process ends anyway.
+  void before_import(sql::Connection& conn, const domain::WorkspaceId&) const override {
+    conn.execute_script("PRAGMA cache_size = -" + std::to_string(kImportCacheKiB));
+  }
+  void after_import(sql::Connection& conn, const domain::WorkspaceId&) const override {
+    conn.execute_script("PRAGMA cache_size = -" + std::to_string(kCacheKiB));
+  }
 
   std::string_view migration_table() const override { return "schema_version"; }
   std::string_view migration_table_definition() const override {
