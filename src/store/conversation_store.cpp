@@ -113,9 +113,16 @@ sql::ListSql conversation_list_sql(const sql::Dialect& dialect, const domain::Wo
     dialect.add_tag_filter(sql, {"cv", "tags", "conversation_tags", "conversation_id"}, *query.tag);
   }
   if (!query.search_folded.empty()) {
-    // Matches the linked contact's first, last, e-mail and company (not phone). Unlinked
-    // conversations never match a search.
-    dialect.add_search(sql, {"ct", "visitor_search_folded", "contacts_visitor_search", {}},
+    // Matches the linked contact's first, last, e-mail and company (not phone), found in the
+    // contacts' own search index (SQLite migration 0012). Unlinked conversations never match a
+    // search.
+    dialect.add_search(sql,
+                       {.alias = "ct",
+                        .column = "visitor_search_folded",
+                        .fts_table = "contacts_search",
+                        .count_from = {},
+                        .rowids_by_workspace = false,
+                        .index_holds_more = true},
                        query.search_folded);
   } else {
     // Without a search the joins never change how many conversations match.

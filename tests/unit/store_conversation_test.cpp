@@ -191,6 +191,10 @@ TEST_P(ConversationTest, FiltersByStatusTagAndVisitorSearch) {
   // The phone is not part of conversation search.
   q.search_folded = "+44";
   EXPECT_EQ(store_->conversations().list(ws_, q).total_count, 0);
+  // A needle across fields matches where the visitor's text has them side by side (on SQLite,
+  // the contact's search index has the phone between e-mail and company).
+  q.search_folded = "x.io\nanalytical";
+  EXPECT_EQ(store_->conversations().list(ws_, q).total_count, 1);
 }
 
 }  // namespace

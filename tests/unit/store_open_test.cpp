@@ -257,5 +257,55 @@ TEST(OpenStoreTest, SqliteUpgradeClustersLeadRowidsByWorkspace) {
                sqlite::SqliteError);
 }
 
+// A database written before 0012 keeps both searches with one contact index: the visitor's
+// index is gone, conversation search still matches the visitor's name but not the phone, and
+// contacts written before and after the upgrade are found alike.
+TEST(OpenStoreTest, SqliteUpgradeSearchesConversationsThroughTheContactIndex) {
+  TempDir dir;
+  const std::string path = (dir.path() / "old.db").string();
+  {
+    sqlite::Connection old(path);
+    std::vector<Migration> before_0012;
+    for (const auto& m : sqlite::migrations()) {
+      if (m.version < 12) before_0012.push_back(m);
+    }
+    apply_migrations(old, before_0012, domain::now());
+    old.execute_script(
+        "INSERT INTO workspaces (id, name, created_at) VALUES ('w1', 'One', 1);"
+        "INSERT INTO contacts (id, workspace_id, first_name, phone, last_activity, created_at, "
+        "updated_at, first_name_folded, search_folded, visitor_search_folded) VALUES "
+        "('c1', 'w1', 'Zephyr', '5550199', 1, 1, 1, 'zephyr', 'zephyr\n\n\n5550199\n', "
+        "'zephyr\n\n\n');"
+        "INSERT INTO conversations (id, workspace_id, contact_id, source, status, created_at, "
+        "updated_at) VALUES ('v1', 'w1', 'c1', 'chat', 'open', 1, 1);");
+  }
+  const auto store = open_database("sqlite:" + path);
+  {
+    sqlite::Connection db(path, sqlite::Connection::Open::kExisting);
+    auto rows =
+        db.query("SELECT COUNT(*) FROM sqlite_schema WHERE name LIKE 'contacts_visitor_search%'");
+    rows.next();
+    EXPECT_EQ(rows.int64(0), 0);
+  }
+  const domain::WorkspaceId w1{"w1"};
+  ConversationListQuery conversations;
+  conversations.search_folded = "zephyr";
+  EXPECT_EQ(store->conversations().list(w1, conversations).total_count, 1);
+  conversations.search_folded = "5550199";
+  EXPECT_EQ(store->conversations().list(w1, conversations).total_count, 0);
+  ContactListQuery contacts;
+  contacts.search_folded = "5550199";
+  EXPECT_EQ(store->contacts().list(w1, contacts).total_count, 1);
+
+  domain::NewContact later = contact_named("Zephyrine", "z@x.io");
+  later.phone = "5550199";
+  ASSERT_TRUE(std::holds_alternative<domain::Contact>(store->contacts().create(w1, later)));
+  EXPECT_EQ(store->contacts().list(w1, contacts).total_count, 2);
+  contacts.search_folded = "zephyrine";
+  EXPECT_EQ(store->contacts().list(w1, contacts).total_count, 1);
+  conversations.search_folded = "zephyr";
+  EXPECT_EQ(store->conversations().list(w1, conversations).total_count, 1);
+}
+
 }  // namespace
 }  // namespace leadline::store::testing

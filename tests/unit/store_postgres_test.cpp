@@ -480,7 +480,7 @@ TEST_F(QueryPlanTest, SyncWindowsReadTheirIndexWithEveryFilterAndSort) {
   conversation.search_folded = "company 3";
   expect_window_plans("conversations window, search",
                       conversation_list_statements(dialect, ws_, conversation),
-                      "conversations_by_updated", "contacts_visitor_search");
+                      "conversations_by_updated", "contacts_search");
 }
 
 }  // namespace

@@ -17,13 +17,17 @@ struct ListSql;
 // FTS5 trigram table `fts_table`. With `count_from` (the table of `alias`), total_count is
 // counted from the search index instead of over the page's joins. `rowids_by_workspace`: the
 // table's rowids are its workspace's range (Dialect::workspace_rowid), so the index alone
-// tells a workspace's matches.
+// tells a workspace's matches. `index_holds_more`: `fts_table` indexes a longer text of the same
+// row, its fields separated by line breaks and among them every field of `column` in the same
+// order (a contact's whole search text for the visitor's): the index finds a superset of the
+// matches, and the column decides.
 struct SearchTarget {
   std::string_view alias;
   std::string_view column;
   std::string_view fts_table;
   std::string_view count_from;
   bool rowids_by_workspace = false;
+  bool index_holds_more = false;
 };
 
 // What a list filters by tag: the JSON tag array `alias.column` of its rows, and the table the

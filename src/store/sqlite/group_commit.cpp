@@ -37,6 +37,42 @@ void GroupCommit::run(Work work) {
 }
 
 void GroupCommit::commit(const std::vector<Member*>& batch) {
+  if (!commit_together(batch)) commit_apart(batch);
+}
+
+// A savepoint per member costs more than its two statements: FTS5 writes what it collected so
+// far as a new index segment at every savepoint, and SQLite copies each page a savepoint changes
+// to its statement journal, a temporary file once past 64 KiB. Members almost never fail or undo
+// (an error the API answers is a value, not an undo), so the batch first runs without them, and
+// the rare batch where one did runs again apart; work may run more than once (Engine::run).
+bool GroupCommit::commit_together(const std::vector<Member*>& batch) {
+  try {
+    Transaction tx(conn_, Transaction::Kind::kWrite);
+    for (Member* member : batch) {
+      const std::int64_t changes_before = conn_.total_changes();
+      bool keep = false;
+      try {
+        keep = member->work(conn_);
+      } catch (...) {
+        if (batch.size() > 1) return false;
+        member->error = std::current_exception();
+      }
+      // Alone in its transaction, a member's failure or undo is the transaction's rollback.
+      if (member->error || (!keep && conn_.total_changes() != changes_before)) {
+        return batch.size() == 1;
+      }
+    }
+    tx.commit();
+  } catch (...) {
+    const auto error = std::current_exception();
+    for (Member* member : batch) {
+      if (!member->error) member->error = error;
+    }
+  }
+  return true;
+}
+
+void GroupCommit::commit_apart(const std::vector<Member*>& batch) {
   try {
     Transaction tx(conn_, Transaction::Kind::kWrite);
     for (Member* member : batch) {

@@ -1,6 +1,6 @@
 // Group commit: writers that arrive while a transaction commits share the next one, and so its
-// fsync. Each writer's work runs in a savepoint of its own, so one failing or rolled-back member
-// never touches the others, and each returns only once the transaction holding it committed.
+// fsync. One failing or rolled-back member never touches the others, and each returns only once
+// the transaction holding it committed.
 #pragma once
 
 #include <condition_variable>
@@ -35,6 +35,12 @@ class GroupCommit {
   };
 
   void commit(const std::vector<Member*>& batch);
+  // The batch's members one after the other, none in a savepoint of its own, then COMMIT. False,
+  // with nothing committed, when one of several members failed or had changes to undo: the
+  // batch must run again apart.
+  bool commit_together(const std::vector<Member*>& batch);
+  // Each member in its savepoint, so that each one's failure or undo is its own.
+  void commit_apart(const std::vector<Member*>& batch);
   // Runs one member inside its savepoint. False when the transaction itself was lost.
   bool run_member(Member& member);
 

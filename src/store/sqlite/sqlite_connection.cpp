@@ -257,6 +257,10 @@ bool Connection::in_transaction() const {
   return sqlite3_get_autocommit(db_) == 0;
 }
 
+std::int64_t Connection::total_changes() const {
+  return sqlite3_total_changes64(db_);
+}
+
 // BEGIN and COMMIT run as cached statements: every read request opens a transaction, and
 // sqlite3_exec would parse the text again each time.
 Transaction::Transaction(Connection& conn, Kind kind) : conn_(conn) {

@@ -80,9 +80,12 @@ class SqliteDialect final : public sql::Dialect {
   void add_search(sql::ListSql& sql, const sql::SearchTarget& target,
                   const std::string& needle) const override {
     const std::string alias(target.alias);
+    const std::string in_column = "instr(" + alias + "." + std::string(target.column) + ", ?) > 0";
     const auto phrase = trigram_phrase(needle);
-    if (!phrase) {
-      sql.filter("instr(" + alias + "." + std::string(target.column) + ", ?) > 0", needle);
+    // A needle across a line break may span two of the column's fields that another field
+    // separates in the index's text: only the column can tell.
+    if (!phrase || (target.index_holds_more && needle.find('\n') != std::string::npos)) {
+      sql.filter(in_column, needle);
       return;
     }
     const std::string index(target.fts_table);
@@ -122,6 +125,7 @@ class SqliteDialect final : public sql::Dialect {
     // The unary + keeps the planner off the workspace's indexes, leaving it one way in: the
     // matches, looked up by rowid. Later filters extend this form too (ListSql::filter).
     if (sql.where.rfind(workspace, 0) == 0) sql.match_driven_where = "+" + sql.where;
+    if (target.index_holds_more) sql.filter(in_column, needle);
   }
 
   // A larger page cache for the import's transaction (kImportCacheKiB); set back after it, so a
