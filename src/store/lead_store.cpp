@@ -4,6 +4,7 @@
 
 #include "domain/unicode_text.hpp"
 #include "record_json/event_shapes.hpp"
+#include "record_json/record_shapes.hpp"
 #include "store/records/event_outbox.hpp"
 #include "store/records/folded_text.hpp"
 #include "store/records/json_string_array.hpp"
@@ -29,11 +30,24 @@ constexpr std::string_view kLeadColumns =
 constexpr std::string_view kLeadFrom =
     "leads l LEFT JOIN reps r ON r.workspace_id = l.workspace_id AND r.id = l.assigned_rep_id";
 
+// What a rendered list reads of a lead: the JSON its writes keep (migration 0014).
+constexpr std::string_view kRenderedColumns = "l.item_json";
+constexpr std::string_view kRenderedFrom = "leads l";
+
+// The lead as list items, GET-one and PATCH show it (write_lead_item), for its row's item_json.
+// Every write of a lead row stores it; reps, whose names it carries, never change.
+std::string item_json(const domain::Lead& l) {
+  std::string out;
+  record_json::JsonWriter w(out);
+  record_json::write_lead_item(w, l);
+  return out;
+}
+
 // The columns a create and a PATCH both write, in this order, and their values.
 constexpr std::string_view kWrittenColumns =
     "pipeline_stage, assigned_rep_id, visitor_name, visitor_email, visitor_phone, "
     "visitor_company, need_summary, tags, expected_billing_amount, updated_at, "
-    "visitor_name_folded, search_folded";
+    "visitor_name_folded, search_folded, item_json";
 
 sql::Params& add_written_values(sql::Params& params, const domain::Lead& l) {
   return params.text(domain::to_string(l.pipeline_stage))
@@ -47,7 +61,8 @@ sql::Params& add_written_values(sql::Params& params, const domain::Lead& l) {
       .opt_real(l.expected_billing_amount)
       .int64(l.updated_at.unix_ms)
       .text(domain::case_fold(l.visitor_name))
-      .text(lead_search_text(l.visitor_name, l.visitor_email, l.visitor_company));
+      .text(lead_search_text(l.visitor_name, l.visitor_email, l.visitor_company))
+      .text(item_json(l));
 }
 
 // Refills `l`, whose strings keep their capacity from row to row.
@@ -100,8 +115,9 @@ std::optional<domain::Lead> select_lead(sql::Connection& conn, const domain::Wor
 }
 
 sql::ListSql lead_list_sql(const sql::Dialect& dialect, const domain::WorkspaceId& ws,
-                           const LeadListQuery& query) {
-  auto sql = sql::ListSql::of_workspace(kLeadColumns, kLeadFrom, "l", ws.value);
+                           const LeadListQuery& query, std::string_view columns = kLeadColumns,
+                           std::string_view from = kLeadFrom) {
+  auto sql = sql::ListSql::of_workspace(columns, from, "l", ws.value);
   sql.sort_by(lead_sort_keys(query.sort.field), query.sort.direction);
   // The rep join never changes how many leads match.
   sql.count_from = "leads l";
@@ -214,8 +230,13 @@ UpdateResult<domain::Lead> LeadStore::update(const domain::WorkspaceId& ws,
                                    " WHERE workspace_id = ? AND id = ?";
     sql::Params params;
     c.execute(sql, add_written_values(params, next).id(ws).id(id));
-    // Read back so the rep summary matches the new assignment.
+    // Read back so the rep summary matches the new assignment; the JSON written above carried
+    // the previous rep's.
     domain::Lead updated = *select_lead(c, ws, id);
+    if (updated.assigned_rep_id != current->assigned_rep_id) {
+      c.execute("UPDATE leads SET item_json = ? WHERE workspace_id = ? AND id = ?",
+                sql::Params().text(item_json(updated)).id(ws).id(id));
+    }
     record_event(c, ws, "lead.updated", record_json::lead_data(updated),
                  record_json::previous_attributes(*current, updated), updated.updated_at);
     return updated;
@@ -244,6 +265,24 @@ PageFacts LeadStore::list(const domain::WorkspaceId& ws, const LeadListQuery& qu
   return runner_.snapshot(op, [&](sql::Connection& c) {
     return sql::visit_list<domain::Lead>(c, lead_list_sql(c.dialect(), ws, query), query.page,
                                          read_lead_into, visit);
+  });
+}
+
+PageFacts LeadStore::list_rendered(const domain::WorkspaceId& ws, const LeadListQuery& query,
+                                   const ItemVisitor<std::string_view>& visit) {
+  static const Operation op("list_leads");
+  return runner_.snapshot(op, [&](sql::Connection& c) {
+    std::string rendered;
+    return sql::run_list_rows(
+        c, lead_list_sql(c.dialect(), ws, query, kRenderedColumns, kRenderedFrom), query.page,
+        [&](const sql::Rows& rows) {
+          if (!rows.is_null(0)) return visit(rows.text_view(0));
+          // Written before migration 0014 and unchanged since: rendered from its columns. The
+          // page's next column is the lead's id (the keyset's).
+          const domain::LeadId id{std::string(rows.text_view(1))};
+          rendered = item_json(*select_lead(c, ws, id));
+          visit(rendered);
+        });
   });
 }
 
