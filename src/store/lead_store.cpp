@@ -272,17 +272,34 @@ PageFacts LeadStore::list_rendered(const domain::WorkspaceId& ws, const LeadList
                                    const ItemVisitor<std::string_view>& visit) {
   static const Operation op("list_leads");
   return runner_.snapshot(op, [&](sql::Connection& c) {
-    std::string rendered;
-    return sql::run_list_rows(
+    std::size_t given = 0;
+    bool unrendered = false;
+    const PageFacts facts = sql::run_list_rows(
         c, lead_list_sql(c.dialect(), ws, query, kRenderedColumns, kRenderedFrom), query.page,
         [&](const sql::Rows& rows) {
-          if (!rows.is_null(0)) return visit(rows.text_view(0));
-          // Written before migration 0014 and unchanged since: rendered from its columns. The
-          // page's next column is the lead's id (the keyset's).
-          const domain::LeadId id{std::string(rows.text_view(1))};
-          rendered = item_json(*select_lead(c, ws, id));
-          visit(rendered);
+          if (unrendered || (unrendered = rows.is_null(0))) return;
+          visit(rows.text_view(0));
+          ++given;
         });
+    if (!unrendered) return facts;
+    // A lead written before migration 0014 and unchanged since has no JSON: the rest of the
+    // page is read again from the columns (in this snapshot, so the same rows in the same
+    // order), as a list of records reads it, and each lead rendered.
+    sql::ListStatements st = sql::list_statements_for(lead_list_sql(c.dialect(), ws, query),
+                                                      query.page, c.dialect(), facts.total_count);
+    auto rows = c.query(st.page_sql, sql::Params(std::move(st.page_params)));
+    const auto limit = static_cast<std::size_t>(std::max(query.page.limit, 1));
+    domain::Lead lead;
+    std::string item;
+    for (std::size_t row = 0; row < limit && rows.next(); ++row) {
+      if (row < given) continue;
+      read_lead_into(rows, lead);
+      item.clear();
+      record_json::JsonWriter w(item);
+      record_json::write_lead_item(w, lead);
+      visit(item);
+    }
+    return facts;
   });
 }
 
