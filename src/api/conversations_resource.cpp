@@ -1,6 +1,7 @@
 // /conversations: list (status, search, tag, sort, paging), get one with messages, update.
 // Conversations are created only through the operator's import.
 #include <array>
+#include <optional>
 
 #include "api/record_bodies.hpp"
 #include "api/resource_support.hpp"
@@ -65,10 +66,28 @@ Outcome list_conversations(ResourceContext& ctx) {
 Outcome get_conversation(ResourceContext& ctx) {
   auto id = record_id(ctx.query);
   if (auto* e = failed(id)) return *e;
-  const auto detail = ctx.db.conversations().get(ctx.workspace, domain::ConversationId{value(id)});
-  if (!detail) return record_not_found("conversation");
-  respond_data(ctx.response, Success::kOk,
-               [&](JsonWriter& w) { record_json::write_conversation_detail(w, *detail); });
+  // Written as the rows are read; a 404 or an error replaces whatever was begun.
+  std::int64_t messages = 0;
+  bool found = false;
+  respond_data(ctx.response, Success::kOk, [&](JsonWriter&) {
+    std::string& body = ctx.response.body;
+    const std::size_t start = body.size();
+    std::optional<JsonWriter> w;
+    found = ctx.db.conversations().visit(
+        ctx.workspace, domain::ConversationId{value(id)},
+        [&](const domain::Conversation& c) {
+          // A read the engine runs again (a lost connection) starts over.
+          body.resize(start);
+          messages = 0;
+          record_json::begin_conversation_detail(w.emplace(body), c);
+        },
+        [&](const domain::Message& m) {
+          record_json::write_message(*w, m);
+          ++messages;
+        });
+    if (found) record_json::end_conversation_detail(*w, messages);
+  });
+  if (!found) return record_not_found("conversation");
   return kAnswered;
 }
 

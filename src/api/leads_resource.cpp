@@ -52,12 +52,12 @@ Outcome list_leads(ResourceContext& ctx) {
   if (auto* e = failed(page)) return *e;
   q.page = value(page);
 
-  respond_streamed_page<domain::Lead>(
+  respond_streamed_page<std::string_view>(
       ctx, value(common).limit, binding,
-      [&](const store::ItemVisitor<domain::Lead>& visit) {
-        return ctx.db.leads().list(ctx.workspace, q, visit);
+      [&](const store::ItemVisitor<std::string_view>& visit) {
+        return ctx.db.leads().list_rendered(ctx.workspace, q, visit);
       },
-      record_json::write_lead_item);
+      [](JsonWriter& w, std::string_view item) { w.raw(item); });
   return kAnswered;
 }
 

@@ -113,8 +113,7 @@ void write_conversation_item(JsonWriter& w, const domain::Conversation& c) {
       .end_object();
 }
 
-void write_conversation_detail(JsonWriter& w, const domain::ConversationWithMessages& detail) {
-  const auto& c = detail.conversation;
+void begin_conversation_detail(JsonWriter& w, const domain::Conversation& c) {
   w.begin_object().key("conversation").begin_object();
   conversation_head(w, c);
   w.field("visitor_name", c.visitor_name)
@@ -127,9 +126,17 @@ void write_conversation_detail(JsonWriter& w, const domain::ConversationWithMess
       .field("agent_email", c.agent_email)
       .end_object();
   w.key("messages").begin_array();
-  for (const auto& m : detail.messages) write_message(w, m);
+}
+
+void end_conversation_detail(JsonWriter& w, std::int64_t message_count) {
   w.end_array();
-  w.field("message_count", static_cast<std::int64_t>(detail.messages.size())).end_object();
+  w.field("message_count", message_count).end_object();
+}
+
+void write_conversation_detail(JsonWriter& w, const domain::ConversationWithMessages& detail) {
+  begin_conversation_detail(w, detail.conversation);
+  for (const auto& m : detail.messages) write_message(w, m);
+  end_conversation_detail(w, static_cast<std::int64_t>(detail.messages.size()));
 }
 
 void write_message(JsonWriter& w, const domain::Message& m) {

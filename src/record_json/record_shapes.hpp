@@ -16,6 +16,10 @@ void write_contact_created(JsonWriter& w, const domain::Contact& contact);
 
 void write_conversation_item(JsonWriter& w, const domain::Conversation& conversation);
 void write_conversation_detail(JsonWriter& w, const domain::ConversationWithMessages& detail);
+// The same in parts, for messages written as they are read: the conversation and up to the
+// first message, then each message (write_message), then the rest.
+void begin_conversation_detail(JsonWriter& w, const domain::Conversation& conversation);
+void end_conversation_detail(JsonWriter& w, std::int64_t message_count);
 // One message as GET-one lists it.
 void write_message(JsonWriter& w, const domain::Message& message);
 void write_conversation_patched(JsonWriter& w, const domain::ConversationPatchResult& result);

@@ -58,16 +58,63 @@ domain::Conversation read_conversation(const sql::Rows& row) {
   return c;
 }
 
-domain::Message read_message(const sql::Rows& row) {
-  domain::Message m;
-  m.id.value = row.text(0);
-  m.sender_type = row.text(1);
-  m.content = row.text(2);
-  m.attachments_json = row.opt_text(3);
-  m.status = row.text(4);
+// Refills `m`, whose strings keep their capacity from row to row.
+void read_message_into(const sql::Rows& row, domain::Message& m) {
+  row.text_into(0, m.id.value);
+  row.text_into(1, m.sender_type);
+  row.text_into(2, m.content);
+  row.opt_text_into(3, m.attachments_json);
+  row.text_into(4, m.status);
   m.created_at = {row.int64(5)};
-  m.sender_name = row.opt_text(6);
-  return m;
+  row.opt_text_into(6, m.sender_name);
+}
+
+// Each message of a conversation, oldest first, to `visit` in one refilled record.
+void visit_messages(sql::Connection& conn, const domain::WorkspaceId& ws,
+                    const domain::ConversationId& id, const ItemVisitor<domain::Message>& visit) {
+  auto rows = conn.query(
+      "SELECT id, sender_type, content, attachments, status, created_at, sender_name "
+      "FROM messages WHERE workspace_id = ? AND conversation_id = ? "
+      "ORDER BY created_at, id",
+      sql::Params().id(ws).id(id));
+  domain::Message m;
+  while (rows.next()) {
+    read_message_into(rows, m);
+    visit(m);
+  }
+}
+
+// What get-one shows of the conversation itself: no list summary (last_message,
+// message_count), no agent or department id, so no subquery over the messages.
+constexpr std::string_view kDetailColumns =
+    "cv.id, cv.source, cv.status, cv.tags, cv.created_at, cv.updated_at, "
+    "ct.first_name, ct.last_name, ct.email, ct.phone, ct.company_name, "
+    "a.first_name, a.last_name, a.email";
+
+std::optional<domain::Conversation> select_detail(sql::Connection& conn,
+                                                  const domain::WorkspaceId& ws,
+                                                  const domain::ConversationId& id) {
+  static const std::string sql = "SELECT " + std::string(kDetailColumns) + " FROM " +
+                                 std::string(kConversationFrom) +
+                                 " WHERE cv.workspace_id = ? AND cv.id = ?";
+  auto row = conn.query(sql, sql::Params().id(ws).id(id));
+  if (!row.next()) return std::nullopt;
+  domain::Conversation c;
+  c.id.value = row.text(0);
+  c.source = row.text(1);
+  c.status = stored_status(row.text_view(2));
+  c.tags = decode_string_array(row.text_view(3));
+  c.created_at = {row.int64(4)};
+  c.updated_at = {row.int64(5)};
+  c.visitor_name = row.opt_text(6);
+  c.visitor_last_name = row.opt_text(7);
+  c.visitor_email = row.opt_text(8);
+  c.visitor_phone = row.opt_text(9);
+  c.visitor_company = row.opt_text(10);
+  c.agent_name = row.opt_text(11);
+  c.agent_last_name = row.opt_text(12);
+  c.agent_email = row.opt_text(13);
+  return c;
 }
 
 // The fields a PATCH may change, locked for the rest of the write where writers run at once.
@@ -149,14 +196,22 @@ std::optional<domain::ConversationWithMessages> ConversationStore::get(
         auto conversation = select_conversation(c, ws, id);
         if (!conversation) return std::nullopt;
         out.conversation = std::move(*conversation);
-        auto rows = c.query(
-            "SELECT id, sender_type, content, attachments, status, created_at, sender_name "
-            "FROM messages WHERE workspace_id = ? AND conversation_id = ? "
-            "ORDER BY created_at, id",
-            sql::Params().id(ws).id(id));
-        while (rows.next()) out.messages.push_back(read_message(rows));
+        visit_messages(c, ws, id, [&out](const domain::Message& m) { out.messages.push_back(m); });
         return out;
       });
+}
+
+bool ConversationStore::visit(const domain::WorkspaceId& ws, const domain::ConversationId& id,
+                              const ItemVisitor<domain::Conversation>& head,
+                              const ItemVisitor<domain::Message>& each_message) {
+  static const Operation op("get_conversation");
+  return runner_.snapshot(op, [&](sql::Connection& c) {
+    const auto conversation = select_detail(c, ws, id);
+    if (!conversation) return false;
+    head(*conversation);
+    visit_messages(c, ws, id, each_message);
+    return true;
+  });
 }
 
 UpdateResult<domain::ConversationPatchResult> ConversationStore::update(

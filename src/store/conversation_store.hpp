@@ -19,6 +19,13 @@ class ConversationStore {
   // With every message, oldest first.
   std::optional<domain::ConversationWithMessages> get(const domain::WorkspaceId& ws,
                                                       const domain::ConversationId& id);
+  // What get-one shows, without copies: `head` sees the conversation (without the list's
+  // last_message and message_count, its agent_id and department_id), then `each_message` every
+  // message oldest first, in one record refilled per row. False when the workspace has no
+  // conversation `id`, and then neither is called.
+  bool visit(const domain::WorkspaceId& ws, const domain::ConversationId& id,
+             const ItemVisitor<domain::Conversation>& head,
+             const ItemVisitor<domain::Message>& each_message);
   UpdateResult<domain::ConversationPatchResult> update(const domain::WorkspaceId& ws,
                                                        const domain::ConversationId& id,
                                                        const domain::ConversationPatch& patch);

@@ -8,6 +8,7 @@
 
 #include "domain/unicode_text.hpp"
 #include "record_json/event_shapes.hpp"
+#include "record_json/record_shapes.hpp"
 #include "store/records/event_outbox.hpp"
 #include "store/records/folded_text.hpp"
 #include "store/records/json_string_array.hpp"
@@ -33,11 +34,24 @@ constexpr std::string_view kLeadColumns =
 constexpr std::string_view kLeadFrom =
     "leads l LEFT JOIN reps r ON r.workspace_id = l.workspace_id AND r.id = l.assigned_rep_id";
 
+// What a rendered list reads of a lead: the JSON its writes keep (migration 0014).
+constexpr std::string_view kRenderedColumns = "l.item_json";
+constexpr std::string_view kRenderedFrom = "leads l";
+
+// The lead as list items, GET-one and PATCH show it (write_lead_item), for its row's item_json.
+// Every write of a lead row stores it; reps, whose names it carries, never change.
+std::string item_json(const domain::Lead& l) {
+  std::string out;
+  record_json::JsonWriter w(out);
+  record_json::write_lead_item(w, l);
+  return out;
+}
+
 // The columns a create and a PATCH both write, in this order, and their values.
 constexpr std::string_view kWrittenColumns =
     "pipeline_stage, assigned_rep_id, visitor_name, visitor_email, visitor_phone, "
     "visitor_company, need_summary, tags, expected_billing_amount, updated_at, "
-    "visitor_name_folded, search_folded";
+    "visitor_name_folded, search_folded, item_json";
 
 sql::Params& add_written_values(sql::Params& params, const domain::Lead& l) {
   return params.text(domain::to_string(l.pipeline_stage))
@@ -51,7 +65,8 @@ sql::Params& add_written_values(sql::Params& params, const domain::Lead& l) {
       .opt_real(l.expected_billing_amount)
       .int64(l.updated_at.unix_ms)
       .text(domain::case_fold(l.visitor_name))
-      .text(lead_search_text(l.visitor_name, l.visitor_email, l.visitor_company));
+      .text(lead_search_text(l.visitor_name, l.visitor_email, l.visitor_company))
+      .text(item_json(l));
 }
 
 // Refills `l`, whose strings keep their capacity from row to row.
@@ -104,8 +119,9 @@ std::optional<domain::Lead> select_lead(sql::Connection& conn, const domain::Wor
 }
 
 sql::ListSql lead_list_sql(const sql::Dialect& dialect, const domain::WorkspaceId& ws,
-                           const LeadListQuery& query) {
-  auto sql = sql::ListSql::of_workspace(kLeadColumns, kLeadFrom, "l", ws.value);
+                           const LeadListQuery& query, std::string_view columns = kLeadColumns,
+                           std::string_view from = kLeadFrom) {
+  auto sql = sql::ListSql::of_workspace(columns, from, "l", ws.value);
   sql.sort_by(lead_sort_keys(query.sort.field), query.sort.direction);
   // The rep join never changes how many leads match.
   sql.count_from = "leads l";
@@ -218,8 +234,13 @@ UpdateResult<domain::Lead> LeadStore::update(const domain::WorkspaceId& ws,
                                    " WHERE workspace_id = ? AND id = ?";
     sql::Params params;
     c.execute(sql, add_written_values(params, next).id(ws).id(id));
-    // Read back so the rep summary matches the new assignment.
+    // Read back so the rep summary matches the new assignment; the JSON written above carried
+    // the previous rep's.
     domain::Lead updated = *select_lead(c, ws, id);
+    if (updated.assigned_rep_id != current->assigned_rep_id) {
+      c.execute("UPDATE leads SET item_json = ? WHERE workspace_id = ? AND id = ?",
+                sql::Params().text(item_json(updated)).id(ws).id(id));
+    }
     record_event(c, ws, "lead.updated", record_json::lead_data(updated),
                  record_json::previous_attributes(*current, updated), updated.updated_at);
     return updated;
@@ -341,6 +362,41 @@ PageFacts LeadStore::list(const domain::WorkspaceId& ws, const LeadListQuery& qu
       count = search.count;
     }
     return sql::visit_list<domain::Lead>(c, sql, query.page, read_lead_into, visit, count);
+  });
+}
+
+PageFacts LeadStore::list_rendered(const domain::WorkspaceId& ws, const LeadListQuery& query,
+                                   const ItemVisitor<std::string_view>& visit) {
+  static const Operation op("list_leads");
+  return runner_.snapshot(op, [&](sql::Connection& c) {
+    std::size_t given = 0;
+    bool unrendered = false;
+    const PageFacts facts = sql::run_list_rows(
+        c, lead_list_sql(c.dialect(), ws, query, kRenderedColumns, kRenderedFrom), query.page,
+        [&](const sql::Rows& rows) {
+          if (unrendered || (unrendered = rows.is_null(0))) return;
+          visit(rows.text_view(0));
+          ++given;
+        });
+    if (!unrendered) return facts;
+    // A lead written before migration 0014 and unchanged since has no JSON: the rest of the
+    // page is read again from the columns (in this snapshot, so the same rows in the same
+    // order), as a list of records reads it, and each lead rendered.
+    sql::ListStatements st = sql::list_statements_for(lead_list_sql(c.dialect(), ws, query),
+                                                      query.page, c.dialect(), facts.total_count);
+    auto rows = c.query(st.page_sql, sql::Params(std::move(st.page_params)));
+    const auto limit = static_cast<std::size_t>(std::max(query.page.limit, 1));
+    domain::Lead lead;
+    std::string item;
+    for (std::size_t row = 0; row < limit && rows.next(); ++row) {
+      if (row < given) continue;
+      read_lead_into(rows, lead);
+      item.clear();
+      record_json::JsonWriter w(item);
+      record_json::write_lead_item(w, lead);
+      visit(item);
+    }
+    return facts;
   });
 }
 

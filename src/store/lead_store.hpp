@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <string_view>
 
 #include "domain/records.hpp"
 #include "store/list_query.hpp"
@@ -36,6 +37,10 @@ class LeadStore {
   // The same page, each lead given to `visit` as it is read (ItemVisitor), without the items.
   PageFacts list(const domain::WorkspaceId& ws, const LeadListQuery& query,
                  const ItemVisitor<domain::Lead>& visit);
+  // The same page, each lead as its list-item JSON (record_json::write_lead_item's bytes), read
+  // as its writes keep it rather than built from its columns.
+  PageFacts list_rendered(const domain::WorkspaceId& ws, const LeadListQuery& query,
+                          const ItemVisitor<std::string_view>& visit);
 
  private:
   OperationRunner& runner_;

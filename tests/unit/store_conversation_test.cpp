@@ -93,6 +93,47 @@ TEST_P(ConversationTest, GetOneCarriesVisitorAgentAndMessagesOldestFirst) {
   EXPECT_EQ(got->messages[0].created_at, ts("2026-11-01T10:00:01.000Z"));
 }
 
+// get-one's streamed read: the conversation as get() reads it, then its messages oldest
+// first, each in the one record refilled per row; nothing for another workspace's id.
+TEST_P(ConversationTest, VisitGivesWhatGetReadsWithoutCopies) {
+  const auto got = *store_->conversations().get(ws_, full_id_);
+  std::vector<domain::Conversation> heads;
+  std::vector<domain::Message> messages;
+  ASSERT_TRUE(store_->conversations().visit(
+      ws_, full_id_, [&](const domain::Conversation& c) { heads.push_back(c); },
+      [&](const domain::Message& m) { messages.push_back(m); }));
+  ASSERT_EQ(heads.size(), 1u);
+  const auto& c = heads[0];
+  EXPECT_EQ(c.id, got.conversation.id);
+  EXPECT_EQ(c.source, got.conversation.source);
+  EXPECT_EQ(c.status, got.conversation.status);
+  EXPECT_EQ(c.tags, got.conversation.tags);
+  EXPECT_EQ(c.created_at, got.conversation.created_at);
+  EXPECT_EQ(c.updated_at, got.conversation.updated_at);
+  EXPECT_EQ(c.visitor_name, got.conversation.visitor_name);
+  EXPECT_EQ(c.visitor_last_name, got.conversation.visitor_last_name);
+  EXPECT_EQ(c.visitor_email, got.conversation.visitor_email);
+  EXPECT_EQ(c.visitor_phone, got.conversation.visitor_phone);
+  EXPECT_EQ(c.visitor_company, got.conversation.visitor_company);
+  EXPECT_EQ(c.agent_name, got.conversation.agent_name);
+  EXPECT_EQ(c.agent_last_name, got.conversation.agent_last_name);
+  EXPECT_EQ(c.agent_email, got.conversation.agent_email);
+  ASSERT_EQ(messages.size(), got.messages.size());
+  for (std::size_t i = 0; i < messages.size(); ++i) {
+    EXPECT_EQ(messages[i].id, got.messages[i].id);
+    EXPECT_EQ(messages[i].content, got.messages[i].content);
+    EXPECT_EQ(messages[i].attachments_json, got.messages[i].attachments_json);
+    EXPECT_EQ(messages[i].sender_name, got.messages[i].sender_name);
+    EXPECT_EQ(messages[i].created_at, got.messages[i].created_at);
+  }
+
+  bool called = false;
+  EXPECT_FALSE(store_->conversations().visit(
+      other_ws_, full_id_, [&](const domain::Conversation&) { called = true; },
+      [&](const domain::Message&) { called = true; }));
+  EXPECT_FALSE(called);
+}
+
 TEST_P(ConversationTest, BareConversationHasNullVisitorAndAgent) {
   const auto got = *store_->conversations().get(ws_, bare_id_);
   EXPECT_FALSE(got.conversation.visitor_name.has_value());

@@ -1,5 +1,9 @@
 // Leads: defaults, the rep join, PATCH semantics (NotFound, bad references, updated_at only
 // on a real change), delete, and workspace scoping.
+#include <libpq-fe.h>
+#include <sqlite3.h>
+
+#include <string_view>
 #include <thread>
 
 #include "record_json/record_shapes.hpp"
@@ -120,6 +124,75 @@ TEST_P(StoreTest, ListedLeadsAreEachTheirOwnRecord) {
     EXPECT_EQ(item_json(page.items[i]), item_json(*got));
     EXPECT_EQ(visited[i], item_json(*got));
   }
+}
+
+// Runs `statement` on the test's database behind the store's back.
+void execute_directly(Backend backend, const std::string& url, const char* statement) {
+  if (backend == Backend::kSqlite) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(url.substr(std::string_view("sqlite:").size()).c_str(), &db), SQLITE_OK);
+    EXPECT_EQ(sqlite3_exec(db, statement, nullptr, nullptr, nullptr), SQLITE_OK)
+        << sqlite3_errmsg(db);
+    sqlite3_close(db);
+    return;
+  }
+  PGconn* conn = PQconnectdb(url.c_str());
+  ASSERT_EQ(PQstatus(conn), CONNECTION_OK) << PQerrorMessage(conn);
+  PGresult* r = PQexec(conn, statement);
+  EXPECT_EQ(PQresultStatus(r), PGRES_COMMAND_OK) << PQresultErrorMessage(r);
+  PQclear(r);
+  PQfinish(conn);
+}
+
+// The rendered list gives each lead's list item exactly as a list of records writes it, for
+// every way a lead row is written (create, import, PATCH with and without a rep) and for rows
+// whose kept JSON is missing (written before migration 0014).
+TEST_P(StoreTest, RenderedListIsEachLeadsListItem) {
+  const auto rep = store_->workspaces().add_rep(ws_, person("Rita", "Rep \"R\"", "rita@x.io"));
+  for (int i = 0; i < 6; ++i) {
+    domain::NewLead n = lead_named("Lead " + std::to_string(i));
+    n.created_at = domain::Timestamp{1'700'000'000'000 + i};
+    n.tags = {"a", "b \"c\""};
+    n.expected_billing_amount = 0.1 * i;
+    const auto lead = store_->leads().create(ws_, n);
+    if (i % 2 == 0) {
+      LeadPatch p;
+      p.assigned_rep_id = FieldUpdate<domain::RepId>::set({rep.id});
+      p.need_summary = FieldUpdate<std::string>::set("assigned");
+      ASSERT_TRUE(std::holds_alternative<domain::Lead>(store_->leads().update(ws_, lead.id, p)));
+    }
+    if (i == 4) {
+      LeadPatch p;
+      p.assigned_rep_id = FieldUpdate<domain::RepId>::clear();
+      ASSERT_TRUE(std::holds_alternative<domain::Lead>(store_->leads().update(ws_, lead.id, p)));
+    }
+  }
+  domain::NewLead imported = lead_named("Imported");
+  imported.lead_score = 42.5;
+  imported.created_at = domain::Timestamp{1'600'000'000'000};
+  import_ok({{1, imported}});
+
+  const auto expected = [&] {
+    std::vector<std::string> items;
+    for (const auto& lead : store_->leads().list(ws_, {}).items) items.push_back(item_json(lead));
+    return items;
+  };
+  const auto rendered = [&] {
+    std::vector<std::string> items;
+    const PageFacts facts = store_->leads().list_rendered(
+        ws_, {}, [&](std::string_view item) { items.emplace_back(item); });
+    EXPECT_EQ(facts.total_count, 7);
+    return items;
+  };
+  ASSERT_EQ(expected().size(), 7u);
+  EXPECT_EQ(rendered(), expected());
+
+  // Kept JSON missing from the third lead of the page on, then from every lead.
+  execute_directly(backend(), url(),
+                   "UPDATE leads SET item_json = NULL WHERE visitor_name IN ('Lead 3', 'Lead 1')");
+  EXPECT_EQ(rendered(), expected());
+  execute_directly(backend(), url(), "UPDATE leads SET item_json = NULL");
+  EXPECT_EQ(rendered(), expected());
 }
 
 TEST_P(StoreTest, UpdateLeadAssignsRepAndReadsFillIt) {

@@ -1,0 +1,4 @@
+-- Each lead's list-item JSON, kept by every write of the row, so that a list page copies it
+-- instead of building it from the columns. Rows written before stay NULL and are rendered from
+-- their columns when read.
+ALTER TABLE leads ADD COLUMN item_json TEXT;
