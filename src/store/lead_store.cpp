@@ -34,7 +34,7 @@ constexpr std::string_view kLeadColumns =
 constexpr std::string_view kLeadFrom =
     "leads l LEFT JOIN reps r ON r.workspace_id = l.workspace_id AND r.id = l.assigned_rep_id";
 
-// What a rendered list reads of a lead: the JSON its writes keep (migration 0014).
+// What a rendered list reads of a lead: the JSON its writes keep (migration 0013).
 constexpr std::string_view kRenderedColumns = "l.item_json";
 constexpr std::string_view kRenderedFrom = "leads l";
 
@@ -247,6 +247,42 @@ UpdateResult<domain::Lead> LeadStore::update(const domain::WorkspaceId& ws,
   });
 }
 
+void fill_missing_lead_items(sql::Connection& c) {
+  // In keyset order, a batch at a time, so that no statement reads the table while it changes.
+  static const std::string first = "SELECT " + std::string(kLeadColumns) +
+                                   ", l.workspace_id FROM " + std::string(kLeadFrom) +
+                                   " WHERE l.item_json IS NULL ORDER BY l.workspace_id, l.id";
+  static const std::string next = "SELECT " + std::string(kLeadColumns) + ", l.workspace_id FROM " +
+                                  std::string(kLeadFrom) +
+                                  " WHERE l.item_json IS NULL AND (l.workspace_id, l.id) > (?, ?)"
+                                  " ORDER BY l.workspace_id, l.id";
+  constexpr int kBatch = 1000;
+  struct Filled {
+    std::string workspace_id, id, item;
+  };
+  std::vector<Filled> batch;
+  domain::Lead lead;
+  const std::string limit = " LIMIT " + std::to_string(kBatch);
+  for (bool started = false;; started = true) {
+    {
+      auto rows =
+          !started ? c.query(first + limit)
+                   : c.query(next + limit,
+                             sql::Params().text(batch.back().workspace_id).text(batch.back().id));
+      batch.clear();
+      while (rows.next()) {
+        read_lead_into(rows, lead);
+        batch.push_back({std::string(rows.text_view(17)), lead.id.value, item_json(lead)});
+      }
+    }
+    for (const Filled& f : batch) {
+      c.execute("UPDATE leads SET item_json = ? WHERE workspace_id = ? AND id = ?",
+                sql::Params().text(f.item).text(f.workspace_id).text(f.id));
+    }
+    if (batch.size() < static_cast<std::size_t>(kBatch)) return;
+  }
+}
+
 bool LeadStore::remove(const domain::WorkspaceId& ws, const domain::LeadId& id) {
   static const Operation op("delete_lead");
   return runner_.write(op, [&](sql::Connection& c) {
@@ -312,11 +348,11 @@ CachedSearch search_matches(sql::Connection& c, const SearchResultCache& cache,
   return out;
 }
 
-// The page of `matches` that `page` asks for, each lead read by its rowid; nullopt when the
-// page's position cannot be placed among them.
-std::optional<PageFacts> page_of_matches(sql::Connection& c, const SearchResult& matches,
-                                         const LeadListQuery& query,
-                                         const ItemVisitor<domain::Lead>& visit) {
+// The page of `matches` that `page` asks for, each lead handed to `each_lead` by its rowid;
+// nullopt when the page's position cannot be placed among them.
+template <typename EachLead>
+std::optional<PageFacts> page_of_matches(const SearchResult& matches, const LeadListQuery& query,
+                                         EachLead&& each_lead) {
   const PageRequest& page = query.page;
   std::size_t start = 0;
   if (page.after) {
@@ -329,16 +365,7 @@ std::optional<PageFacts> page_of_matches(sql::Connection& c, const SearchResult&
   }
   const std::size_t end =
       std::min(matches.size(), start + static_cast<std::size_t>(std::max(page.limit, 1)));
-  static const std::string by_rowid = "SELECT " + std::string(kLeadColumns) + " FROM " +
-                                      std::string(kLeadFrom) + " WHERE l.rowid = ?";
-  domain::Lead record;
-  for (std::size_t i = start; i < end; ++i) {
-    auto rows = c.query(by_rowid, sql::Params().int64(matches.rowid(i)));
-    // The version read in this snapshot vouches for every match.
-    if (!rows.next()) throw std::logic_error("a cached search match is gone at its version");
-    read_lead_into(rows, record);
-    visit(record);
-  }
+  for (std::size_t i = start; i < end; ++i) each_lead(matches.rowid(i));
   PageFacts out;
   out.total_count = static_cast<std::int64_t>(matches.size());
   out.has_more = end < matches.size();
@@ -346,22 +373,54 @@ std::optional<PageFacts> page_of_matches(sql::Connection& c, const SearchResult&
   return out;
 }
 
+// One lead's row by rowid, with `columns`; the version read in this snapshot vouches that every
+// cached match is there.
+sql::Rows lead_by_rowid(sql::Connection& c, const std::string& select, std::int64_t rowid) {
+  auto rows = c.query(select, sql::Params().int64(rowid));
+  if (!rows.next()) throw std::logic_error("a cached search match is gone at its version");
+  return rows;
+}
+
+const std::string& lead_columns_by_rowid() {
+  static const std::string sql = "SELECT " + std::string(kLeadColumns) + " FROM " +
+                                 std::string(kLeadFrom) + " WHERE l.rowid = ?";
+  return sql;
+}
+
+// A lead's list item as written by write_lead_item, into `item` (cleared first).
+void render_lead_item(const domain::Lead& lead, std::string& item) {
+  item.clear();
+  record_json::JsonWriter w(item);
+  record_json::write_lead_item(w, lead);
+}
+
 }  // namespace
+
+// A search asks the cache for its count and, where they are kept, its matches at the
+// workspace's lead version; nullopt when this list is not a search the cache serves.
+std::optional<CachedSearch> LeadStore::cached_search(sql::Connection& c,
+                                                     const domain::WorkspaceId& ws,
+                                                     const LeadListQuery& query) const {
+  if (query.search_folded.empty() || c.dialect().lead_version().empty()) return std::nullopt;
+  return search_matches(c, search_results_, ws, query, lead_list_sql(c.dialect(), ws, query));
+}
 
 PageFacts LeadStore::list(const domain::WorkspaceId& ws, const LeadListQuery& query,
                           const ItemVisitor<domain::Lead>& visit) {
   static const Operation op("list_leads");
   return runner_.snapshot(op, [&](sql::Connection& c) {
-    const sql::ListSql sql = lead_list_sql(c.dialect(), ws, query);
-    std::optional<std::int64_t> count;
-    if (!query.search_folded.empty() && !c.dialect().lead_version().empty()) {
-      const CachedSearch search = search_matches(c, search_results_, ws, query, sql);
-      if (search.matches) {
-        if (auto facts = page_of_matches(c, *search.matches, query, visit)) return *facts;
-      }
-      count = search.count;
+    const auto search = cached_search(c, ws, query);
+    if (search && search->matches) {
+      domain::Lead record;
+      auto facts = page_of_matches(*search->matches, query, [&](std::int64_t rowid) {
+        read_lead_into(lead_by_rowid(c, lead_columns_by_rowid(), rowid), record);
+        visit(record);
+      });
+      if (facts) return *facts;
     }
-    return sql::visit_list<domain::Lead>(c, sql, query.page, read_lead_into, visit, count);
+    return sql::visit_list<domain::Lead>(c, lead_list_sql(c.dialect(), ws, query), query.page,
+                                         read_lead_into, visit,
+                                         search ? std::optional(search->count) : std::nullopt);
   });
 }
 
@@ -369,6 +428,21 @@ PageFacts LeadStore::list_rendered(const domain::WorkspaceId& ws, const LeadList
                                    const ItemVisitor<std::string_view>& visit) {
   static const Operation op("list_leads");
   return runner_.snapshot(op, [&](sql::Connection& c) {
+    const auto search = cached_search(c, ws, query);
+    std::string item;
+    if (search && search->matches) {
+      static const std::string rendered_by_rowid =
+          "SELECT " + std::string(kRenderedColumns) + " FROM leads l WHERE l.rowid = ?";
+      domain::Lead lead;
+      auto facts = page_of_matches(*search->matches, query, [&](std::int64_t rowid) {
+        const auto rendered = lead_by_rowid(c, rendered_by_rowid, rowid);
+        if (!rendered.is_null(0)) return visit(rendered.text_view(0));
+        read_lead_into(lead_by_rowid(c, lead_columns_by_rowid(), rowid), lead);
+        render_lead_item(lead, item);
+        visit(item);
+      });
+      if (facts) return *facts;
+    }
     std::size_t given = 0;
     bool unrendered = false;
     const PageFacts facts = sql::run_list_rows(
@@ -377,9 +451,10 @@ PageFacts LeadStore::list_rendered(const domain::WorkspaceId& ws, const LeadList
           if (unrendered || (unrendered = rows.is_null(0))) return;
           visit(rows.text_view(0));
           ++given;
-        });
+        },
+        search ? std::optional(search->count) : std::nullopt);
     if (!unrendered) return facts;
-    // A lead written before migration 0014 and unchanged since has no JSON: the rest of the
+    // A lead written before migration 0013 and unchanged since has no JSON: the rest of the
     // page is read again from the columns (in this snapshot, so the same rows in the same
     // order), as a list of records reads it, and each lead rendered.
     sql::ListStatements st = sql::list_statements_for(lead_list_sql(c.dialect(), ws, query),
@@ -387,13 +462,10 @@ PageFacts LeadStore::list_rendered(const domain::WorkspaceId& ws, const LeadList
     auto rows = c.query(st.page_sql, sql::Params(std::move(st.page_params)));
     const auto limit = static_cast<std::size_t>(std::max(query.page.limit, 1));
     domain::Lead lead;
-    std::string item;
     for (std::size_t row = 0; row < limit && rows.next(); ++row) {
       if (row < given) continue;
       read_lead_into(rows, lead);
-      item.clear();
-      record_json::JsonWriter w(item);
-      record_json::write_lead_item(w, lead);
+      render_lead_item(lead, item);
       visit(item);
     }
     return facts;

@@ -43,6 +43,9 @@ class LeadStore {
                           const ItemVisitor<std::string_view>& visit);
 
  private:
+  std::optional<CachedSearch> cached_search(sql::Connection& c, const domain::WorkspaceId& ws,
+                                            const LeadListQuery& query) const;
+
   OperationRunner& runner_;
   // Searches on an engine that keeps lead versions (Dialect::lead_version).
   SearchResultCache search_results_;
@@ -56,6 +59,10 @@ sql::Params new_lead_values(const domain::WorkspaceId& ws, const domain::Lead& l
 // workspace's rowid range where the engine keeps one (migration 0009 on SQLite).
 void insert_lead_rows(sql::Connection& conn, const domain::WorkspaceId& ws,
                       const std::vector<sql::Params>& rows);
+
+// Writes the list-item JSON of every lead that has none (written before migration 0013 on
+// SQLite, 0010 on PostgreSQL), inside the caller's transaction.
+void fill_missing_lead_items(sql::Connection& conn);
 
 // The statements list() runs, for query plan checks; with `total_count`, the page it runs after
 // counting that many matches.

@@ -146,7 +146,7 @@ void execute_directly(Backend backend, const std::string& url, const char* state
 
 // The rendered list gives each lead's list item exactly as a list of records writes it, for
 // every way a lead row is written (create, import, PATCH with and without a rep) and for rows
-// whose kept JSON is missing (written before migration 0014).
+// whose kept JSON is missing (written before migration 0013).
 TEST_P(StoreTest, RenderedListIsEachLeadsListItem) {
   const auto rep = store_->workspaces().add_rep(ws_, person("Rita", "Rep \"R\"", "rita@x.io"));
   for (int i = 0; i < 6; ++i) {

@@ -7,6 +7,7 @@
 #include <thread>
 #include <utility>
 
+#include "record_json/record_shapes.hpp"
 #include "store/postgres/postgres_migrations.hpp"
 #include "store/schema/migration_runner.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
@@ -305,6 +306,51 @@ TEST(OpenStoreTest, SqliteUpgradeSearchesConversationsThroughTheContactIndex) {
   EXPECT_EQ(store->contacts().list(w1, contacts).total_count, 1);
   conversations.search_folded = "zephyr";
   EXPECT_EQ(store->conversations().list(w1, conversations).total_count, 1);
+}
+
+// Leads written before 0013 get their list-item JSON in the upgrade itself, rendered by leadline
+// (SQLite's JSON functions would write 1500.0 for 1500), so no list page meets a lead without it.
+TEST(OpenStoreTest, SqliteUpgradeRendersEveryLeadsListItem) {
+  TempDir dir;
+  const std::string path = (dir.path() / "old.db").string();
+  {
+    sqlite::Connection old(path);
+    std::vector<Migration> before_0013;
+    for (const auto& m : sqlite::migrations()) {
+      if (m.version < 13) before_0013.push_back(m);
+    }
+    apply_migrations(old, before_0013, domain::now());
+    old.execute_script(
+        "INSERT INTO workspaces (id, name, created_at) VALUES ('w1', 'One', 1);"
+        "INSERT INTO reps (id, workspace_id, first_name, last_name, email, created_at) VALUES "
+        "('r1', 'w1', 'Rita', 'Rep \"R\"', 'rita@x.io', 1);"
+        "INSERT INTO leads (rowid, id, workspace_id, visitor_name, pipeline_stage, source, "
+        "created_at, updated_at, visitor_name_folded, search_folded, tags, "
+        "expected_billing_amount, lead_score, assigned_rep_id) VALUES "
+        "((1 << 40) + 1, 'l1', 'w1', 'Zephyr One', 'new', 'api', 1, 1, 'zephyr one', "
+        "'zephyr one', '[\"a\",\"b\"]', 1500, 0.1, 'r1'),"
+        "((1 << 40) + 2, 'l2', 'w1', 'Zephyr Two', 'lost', 'api', 2, 2, 'zephyr two', "
+        "'zephyr two', '[]', NULL, 12.5, NULL);");
+  }
+  const auto store = open_database("sqlite:" + path);
+  sqlite::Connection raw(path, sqlite::Connection::Open::kExisting);
+  auto missing = raw.query("SELECT count(*) FROM leads WHERE item_json IS NULL");
+  ASSERT_TRUE(missing.next());
+  EXPECT_EQ(missing.int64(0), 0);
+
+  const domain::WorkspaceId w1{"w1"};
+  std::vector<std::string> expected;
+  for (const auto& lead : store->leads().list(w1, {}).items) {
+    std::string item;
+    record_json::JsonWriter w(item);
+    record_json::write_lead_item(w, lead);
+    expected.push_back(item);
+  }
+  std::vector<std::string> rendered;
+  store->leads().list_rendered(w1, {}, [&](std::string_view item) { rendered.emplace_back(item); });
+  ASSERT_EQ(expected.size(), 2u);
+  EXPECT_EQ(rendered, expected);
+  EXPECT_NE(expected.back().find("\"expected_billing_amount\":1500,"), std::string::npos);
 }
 
 }  // namespace

@@ -4,10 +4,22 @@
 
 #include <string>
 
+#include "store/lead_store.hpp"
 #include "store/schema/pending_migrations.hpp"
 #include "store/sql/dialect.hpp"
 
 namespace leadline::store {
+
+namespace {
+
+// What a migration's SQL cannot write itself, run right after it in the same transaction: the
+// leads' list-item JSON is leadline's own rendering (SQLite's JSON functions write numbers
+// otherwise).
+void follow_up(sql::Connection& conn, const Migration& m) {
+  if (m.name.ends_with("_lead_item_json")) fill_missing_lead_items(conn);
+}
+
+}  // namespace
 
 void apply_migrations(sql::Connection& conn, const std::vector<Migration>& migrations,
                       domain::Timestamp now) {
@@ -24,6 +36,7 @@ void apply_migrations(sql::Connection& conn, const std::vector<Migration>& migra
   }
   for (const Migration& m : pending_migrations(migrations, version)) {
     conn.execute_script(std::string(m.sql));
+    follow_up(conn, m);
     conn.execute("INSERT INTO " + table + " (version, name, applied_at) VALUES (?, ?, ?)",
                  sql::Params().int64(m.version).text(m.name).int64(now.unix_ms));
   }
