@@ -134,6 +134,8 @@ sql::ListSql lead_list_sql(const sql::Dialect& dialect, const domain::WorkspaceI
     sql::count_from_record_counts(
         sql, "lead", ws.value,
         query.stage ? std::optional<std::string>(to_string(*query.stage)) : std::nullopt);
+    // leads_by_stage: (workspace_id, pipeline_stage, created_at, id).
+    sql.planned_once = query.sort.field == LeadSortField::kCreatedAt;
   }
   return sql;
 }

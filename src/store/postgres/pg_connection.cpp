@@ -216,6 +216,10 @@ Connection::Connection(const std::string& conninfo) {
   }
   // Notices ("... already exists, skipping") are not errors and must not reach stderr.
   PQsetNoticeProcessor(conn_, ignore_notice, nullptr);
+  // Best effort: leadline's statements are short, and compiling one with JIT costs more than it
+  // saves. A generic plan's estimate, made for a LIMIT it cannot see, crossed jit_above_cost:
+  // 10 ms of compiling per contacts page at 100k contacts. An engine without JIT runs as it does.
+  PQclear(PQexec(conn_, "SET jit = off"));
   // Best effort: an engine without plan_cache_mode plans as it does.
   PGresult* mode = PQexec(conn_, "SHOW plan_cache_mode");
   if (mode == nullptr || PQresultStatus(mode) != PGRES_TUPLES_OK) plans_ = Plans::kUnsettable;
@@ -285,7 +289,7 @@ void Connection::send_prepared(std::string_view sql, const sql::Params& params, 
 }
 
 void Connection::send_statement(std::string_view sql, const sql::Params& params, Owed::Kind kind,
-                                bool plan_with_values) {
+                                sql::Planning planning) {
   if (check_) {
     // Planned either way: a key's lookup by id has one plan for every value.
     const auto check = std::move(*check_);
@@ -296,11 +300,19 @@ void Connection::send_statement(std::string_view sql, const sql::Params& params,
   }
   // A cached generic plan cannot tell a rare search needle (trigram index) from a common one
   // (sort index, filtered): such statements are planned for each execution with its values.
-  // Others keep the plan cache (the server's default), whose plans cost nothing per execution.
-  const Plans wanted = plan_with_values ? Plans::kPerValues : Plans::kDefault;
+  // A statement with one plan for all values keeps its generic plan, planned once; others keep
+  // the plan cache's own choice (the server's default).
+  Plans wanted = Plans::kDefault;
+  std::string_view command = "RESET plan_cache_mode";
+  if (planning == sql::Planning::kPerValues) {
+    wanted = Plans::kPerValues;
+    command = "SET plan_cache_mode = force_custom_plan";
+  } else if (planning == sql::Planning::kOnce) {
+    wanted = Plans::kOnce;
+    command = "SET plan_cache_mode = force_generic_plan";
+  }
   if (plans_ != Plans::kUnsettable && plans_ != wanted) {
-    send_command(plan_with_values ? "SET plan_cache_mode = force_custom_plan"
-                                  : "RESET plan_cache_mode");
+    send_command(command);
     plans_ = wanted;
   }
   send_prepared(sql, params, kind);
@@ -427,7 +439,7 @@ sql::Rows Connection::query(std::string_view sql, const sql::Params& params) {
 
 std::vector<sql::Rows> Connection::query_together(std::vector<sql::Statement> statements) {
   for (const auto& s : statements) {
-    send_statement(s.sql, s.params, Owed::Kind::kRows, s.plan_with_values);
+    send_statement(s.sql, s.params, Owed::Kind::kRows, s.planning);
   }
   std::vector<sql::Rows> out;
   out.reserve(statements.size());

@@ -89,7 +89,7 @@ class Connection final : public sql::Connection {
 
   // Sends the waiting check, then a prepared statement, and ends the round trip.
   void send_statement(std::string_view sql, const sql::Params& params, Owed::Kind kind,
-                      bool plan_with_values = false);
+                      sql::Planning planning = sql::Planning::kCached);
   void send_prepared(std::string_view sql, const sql::Params& params, Owed::Kind kind);
   // Ends the round trip of what was sent; its answers are read by collect().
   void sync_later();
@@ -113,7 +113,7 @@ class Connection final : public sql::Connection {
   std::optional<std::pair<std::string, sql::Params>> check_;  // waiting for the next statement
   bool transaction_open_ = false;  // by the BEGIN / COMMIT / ROLLBACK sent
   // The session's plan_cache_mode, as set by this connection.
-  enum class Plans { kDefault, kPerValues, kUnknown, kUnsettable };
+  enum class Plans { kDefault, kPerValues, kOnce, kUnknown, kUnsettable };
   Plans plans_ = Plans::kDefault;
 };
 

@@ -24,12 +24,23 @@ class CheckFailed : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// How a statement is planned where the engine keeps plans between executions (PostgreSQL).
+enum class Planning {
+  // The engine's own choice.
+  kCached,
+  // The best plan depends on the values (how many rows a search needle matches): planned for
+  // each execution rather than once for all.
+  kPerValues,
+  // One plan suits every value (a list page walking its sort's index): planned once. Left to
+  // itself, PostgreSQL's plan cache plans such a page for every execution, since a LIMIT whose
+  // value it cannot see makes the plan for all values look far costlier than one for the values.
+  kOnce,
+};
+
 struct Statement {
   std::string_view sql;
   Params params;
-  // The best plan depends on the values (how many rows a search needle matches): planned for
-  // each execution rather than once for all.
-  bool plan_with_values = false;
+  Planning planning = Planning::kCached;
 };
 
 class Connection {

@@ -59,11 +59,13 @@ PageFacts run_list_rows(Connection& conn, const ListSql& sql, const PageRequest&
     page_rows.emplace(conn.query(st.page_sql, Params(std::move(st.page_params))));
   } else {
     // Together: one round trip where the engine pipelines. Filters beyond the workspace (its
-    // parameter comes first) match more or fewer rows by their values.
-    const bool filtered = sql.params.size() > 1;
+    // parameter comes first) match more or fewer rows by their values; without them, the page
+    // walks its sort's index and the count reads a few counter rows, whatever the values.
+    const Planning planning =
+        sql.params.size() == 1 || sql.planned_once ? Planning::kOnce : Planning::kPerValues;
     std::vector<Statement> both;
-    both.push_back({st.count_sql, Params(std::move(st.count_params)), filtered});
-    both.push_back({st.page_sql, Params(std::move(st.page_params)), filtered});
+    both.push_back({st.count_sql, Params(std::move(st.count_params)), planning});
+    both.push_back({st.page_sql, Params(std::move(st.page_params)), planning});
     std::vector<Rows> rows = conn.query_together(std::move(both));
     read_count(rows[0]);
     page_rows.emplace(std::move(rows[1]));

@@ -44,6 +44,9 @@ struct ListSql {
   // Set by a sync window (filter_updated_window): its index leads the count and a page of few
   // matches, so a filter added after it is checked row by row.
   bool windowed = false;
+  // Set when the filters beyond the workspace are served by the sort's own index whatever their
+  // values (a lead's stage under the created_at sort): planned once, as an unfiltered list is.
+  bool planned_once = false;
 
   // The rows of one workspace: `alias`'s rows in `from` (whose table holds workspace_id and id),
   // reading `columns`; filters and the order are added after.
