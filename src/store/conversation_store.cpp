@@ -84,6 +84,12 @@ void visit_messages(sql::Connection& conn, const domain::WorkspaceId& ws,
   }
 }
 
+// One conversation of a workspace by id, with `columns` (read from kConversationFrom).
+std::string select_one_conversation(std::string_view columns) {
+  return "SELECT " + std::string(columns) + " FROM " + std::string(kConversationFrom) +
+         " WHERE cv.workspace_id = ? AND cv.id = ?";
+}
+
 // What get-one shows of the conversation itself: no list summary (last_message,
 // message_count), no agent or department id, so no subquery over the messages.
 constexpr std::string_view kDetailColumns =
@@ -94,9 +100,7 @@ constexpr std::string_view kDetailColumns =
 std::optional<domain::Conversation> select_detail(sql::Connection& conn,
                                                   const domain::WorkspaceId& ws,
                                                   const domain::ConversationId& id) {
-  static const std::string sql = "SELECT " + std::string(kDetailColumns) + " FROM " +
-                                 std::string(kConversationFrom) +
-                                 " WHERE cv.workspace_id = ? AND cv.id = ?";
+  static const std::string sql = select_one_conversation(kDetailColumns);
   auto row = conn.query(sql, sql::Params().id(ws).id(id));
   if (!row.next()) return std::nullopt;
   domain::Conversation c;
@@ -139,9 +143,7 @@ std::optional<ConversationFields> select_patchable(sql::Connection& conn,
 std::optional<domain::Conversation> select_conversation(sql::Connection& conn,
                                                         const domain::WorkspaceId& ws,
                                                         const domain::ConversationId& id) {
-  static const std::string sql = "SELECT " + std::string(kConversationColumns) + " FROM " +
-                                 std::string(kConversationFrom) +
-                                 " WHERE cv.workspace_id = ? AND cv.id = ?";
+  static const std::string sql = select_one_conversation(kConversationColumns);
   auto row = conn.query(sql, sql::Params().id(ws).id(id));
   if (!row.next()) return std::nullopt;
   return read_conversation(row);
