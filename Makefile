@@ -85,7 +85,7 @@ run: build-binary
 CONTRACT_DIR := $(BUILD_DIR)/contract
 FUZZ_BUILD_DIR     ?= build-fuzz
 FUZZ_SECONDS       ?= 60
-FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_SMOKE_SECONDS ?= 5
 FUZZ_JOBS          ?= 2
 FUZZ_BUILD_LOG := $(BUILD_DIR)/fuzz-build.log
 

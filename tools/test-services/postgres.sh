@@ -3,7 +3,7 @@
 #
 #   postgres.sh start DIR    initdb + start on 127.0.0.1 (free port), socket in DIR;
 #                            writes the base URL (postgres://postgres@127.0.0.1:PORT) to DIR/url
-#   postgres.sh stop DIR     fast shutdown, then removes DIR
+#   postgres.sh stop DIR     immediate shutdown (no checkpoint: the data goes), then removes DIR
 #   postgres.sh halt DIR     fast shutdown, keeping DIR (to test a database going away)
 #   postgres.sh resume DIR   starts a halted server again on the same port
 #
@@ -86,9 +86,11 @@ wait_ready() {
   return 1
 }
 
+# stop_server [MODE]: fast (the default) writes a shutdown checkpoint, which `halt` needs to
+# resume; immediate skips it, for a server whose data is removed next.
 stop_server() {
   if [[ -f $srv/data/postmaster.pid ]]; then
-    as_server_user "$BIN/pg_ctl" -D "$srv/data" -m fast -w -t 60 stop >/dev/null || true
+    as_server_user "$BIN/pg_ctl" -D "$srv/data" -m "${1:-fast}" -w -t 60 stop >/dev/null || true
   fi
 }
 
@@ -102,7 +104,7 @@ remove_all() {
 start() {
   # A directory left behind by an interrupted run is cleaned up first.
   if [[ -d $dir ]]; then
-    stop_server
+    stop_server immediate
     remove_all
   fi
   mkdir -p "$dir"
@@ -139,7 +141,7 @@ case $command in
     start
     ;;
   stop)
-    stop_server
+    stop_server immediate
     remove_all
     ;;
   halt)
