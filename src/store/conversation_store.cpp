@@ -35,7 +35,9 @@ domain::ConversationStatus stored_status(std::string_view text) {
   return stored_enum(text, &domain::parse_conversation_status, "conversation status");
 }
 
-domain::Conversation read_conversation(const sql::Rows& row) {
+// Both column lists start with the conversation's own six fields (columns 0-5) and then, at
+// `people`, the visitor's five and the agent's three.
+domain::Conversation read_own_fields_and_people(const sql::Rows& row, int people) {
   domain::Conversation c;
   c.id.value = row.text(0);
   c.source = row.text(1);
@@ -43,16 +45,21 @@ domain::Conversation read_conversation(const sql::Rows& row) {
   c.tags = decode_string_array(row.text_view(3));
   c.created_at = {row.int64(4)};
   c.updated_at = {row.int64(5)};
+  c.visitor_name = row.opt_text(people);
+  c.visitor_last_name = row.opt_text(people + 1);
+  c.visitor_email = row.opt_text(people + 2);
+  c.visitor_phone = row.opt_text(people + 3);
+  c.visitor_company = row.opt_text(people + 4);
+  c.agent_name = row.opt_text(people + 5);
+  c.agent_last_name = row.opt_text(people + 6);
+  c.agent_email = row.opt_text(people + 7);
+  return c;
+}
+
+domain::Conversation read_conversation(const sql::Rows& row) {
+  domain::Conversation c = read_own_fields_and_people(row, 8);
   if (!row.is_null(6)) c.agent_id = domain::AgentId{row.text(6)};
   if (!row.is_null(7)) c.department_id = domain::DepartmentId{row.text(7)};
-  c.visitor_name = row.opt_text(8);
-  c.visitor_last_name = row.opt_text(9);
-  c.visitor_email = row.opt_text(10);
-  c.visitor_phone = row.opt_text(11);
-  c.visitor_company = row.opt_text(12);
-  c.agent_name = row.opt_text(13);
-  c.agent_last_name = row.opt_text(14);
-  c.agent_email = row.opt_text(15);
   c.last_message = row.opt_text(16);
   c.message_count = row.int64(17);
   return c;
@@ -103,22 +110,7 @@ std::optional<domain::Conversation> select_detail(sql::Connection& conn,
   static const std::string sql = select_one_conversation(kDetailColumns);
   auto row = conn.query(sql, sql::Params().id(ws).id(id));
   if (!row.next()) return std::nullopt;
-  domain::Conversation c;
-  c.id.value = row.text(0);
-  c.source = row.text(1);
-  c.status = stored_status(row.text_view(2));
-  c.tags = decode_string_array(row.text_view(3));
-  c.created_at = {row.int64(4)};
-  c.updated_at = {row.int64(5)};
-  c.visitor_name = row.opt_text(6);
-  c.visitor_last_name = row.opt_text(7);
-  c.visitor_email = row.opt_text(8);
-  c.visitor_phone = row.opt_text(9);
-  c.visitor_company = row.opt_text(10);
-  c.agent_name = row.opt_text(11);
-  c.agent_last_name = row.opt_text(12);
-  c.agent_email = row.opt_text(13);
-  return c;
+  return read_own_fields_and_people(row, 6);
 }
 
 // The fields a PATCH may change, locked for the rest of the write where writers run at once.
