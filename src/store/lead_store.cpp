@@ -37,6 +37,9 @@ constexpr std::string_view kLeadFrom =
 // What a rendered list reads of a lead: the JSON its writes keep (migration 0013).
 constexpr std::string_view kRenderedColumns = "l.item_json";
 constexpr std::string_view kRenderedFrom = "leads l";
+// Stores a lead's list item where its row's columns alone cannot say it (a new rep, an upgrade).
+const std::string kStoreItemJson =
+    "UPDATE leads SET item_json = ? WHERE workspace_id = ? AND id = ?";
 
 // The lead as list items, GET-one and PATCH show it (write_lead_item), for its row's item_json.
 // Every write of a lead row stores it; reps, whose names it carries, never change.
@@ -148,15 +151,23 @@ const std::string& new_lead_columns() {
   return columns;
 }
 
-sql::Params new_lead_values(const domain::WorkspaceId& ws, const domain::Lead& lead) {
-  sql::Params params;
+namespace {
+
+sql::Params& add_new_lead_values(sql::Params& params, const domain::WorkspaceId& ws,
+                                 const domain::Lead& lead) {
   params.id(lead.id)
       .id(ws)
       .text(lead.source)
       .opt_real(lead.lead_score)
       .int64(lead.created_at.unix_ms);
-  add_written_values(params, lead);
-  return params;
+  return add_written_values(params, lead);
+}
+
+}  // namespace
+
+sql::Params new_lead_values(const domain::WorkspaceId& ws, const domain::Lead& lead) {
+  sql::Params params;
+  return add_new_lead_values(params, ws, lead);
 }
 
 void insert_lead_rows(sql::Connection& conn, const domain::WorkspaceId& ws,
@@ -195,11 +206,8 @@ domain::Lead insert_lead(sql::Connection& conn, const domain::WorkspaceId& ws,
     static const std::string sql = "INSERT INTO leads (rowid, " + new_lead_columns() +
                                    ") VALUES (" + rowid + ", " +
                                    sql::placeholders_for(new_lead_columns()) + ")";
-    const sql::Params values = new_lead_values(ws, out);
     sql::Params params;
-    params.id(ws);
-    for (const sql::Value& v : values.values()) params.value(v);
-    conn.execute_later(sql, params);
+    conn.execute_later(sql, add_new_lead_values(params.id(ws), ws, out));
   }
   record_event(conn, ws, "lead.created", record_json::lead_data(out), {}, now);
   return out;
@@ -240,8 +248,7 @@ UpdateResult<domain::Lead> LeadStore::update(const domain::WorkspaceId& ws,
     // the previous rep's.
     domain::Lead updated = *select_lead(c, ws, id);
     if (updated.assigned_rep_id != current->assigned_rep_id) {
-      c.execute("UPDATE leads SET item_json = ? WHERE workspace_id = ? AND id = ?",
-                sql::Params().text(item_json(updated)).id(ws).id(id));
+      c.execute(kStoreItemJson, sql::Params().text(item_json(updated)).id(ws).id(id));
     }
     record_event(c, ws, "lead.updated", record_json::lead_data(updated),
                  record_json::previous_attributes(*current, updated), updated.updated_at);
@@ -278,8 +285,7 @@ void fill_missing_lead_items(sql::Connection& c) {
       }
     }
     for (const Filled& f : batch) {
-      c.execute("UPDATE leads SET item_json = ? WHERE workspace_id = ? AND id = ?",
-                sql::Params().text(f.item).text(f.workspace_id).text(f.id));
+      c.execute(kStoreItemJson, sql::Params().text(f.item).text(f.workspace_id).text(f.id));
     }
     if (batch.size() < static_cast<std::size_t>(kBatch)) return;
   }
@@ -402,16 +408,18 @@ void render_lead_item(const domain::Lead& lead, std::string& item) {
 // workspace's lead version; nullopt when this list is not a search the cache serves.
 std::optional<CachedSearch> LeadStore::cached_search(sql::Connection& c,
                                                      const domain::WorkspaceId& ws,
-                                                     const LeadListQuery& query) const {
+                                                     const LeadListQuery& query,
+                                                     const sql::ListSql& sql) const {
   if (query.search_folded.empty() || c.dialect().lead_version().empty()) return std::nullopt;
-  return search_matches(c, search_results_, ws, query, lead_list_sql(c.dialect(), ws, query));
+  return search_matches(c, search_results_, ws, query, sql);
 }
 
 PageFacts LeadStore::list(const domain::WorkspaceId& ws, const LeadListQuery& query,
                           const ItemVisitor<domain::Lead>& visit) {
   static const Operation op("list_leads");
   return runner_.snapshot(op, [&](sql::Connection& c) {
-    const auto search = cached_search(c, ws, query);
+    const sql::ListSql sql = lead_list_sql(c.dialect(), ws, query);
+    const auto search = cached_search(c, ws, query, sql);
     if (search && search->matches) {
       domain::Lead record;
       auto facts = page_of_matches(*search->matches, query, [&](std::int64_t rowid) {
@@ -420,8 +428,7 @@ PageFacts LeadStore::list(const domain::WorkspaceId& ws, const LeadListQuery& qu
       });
       if (facts) return *facts;
     }
-    return sql::visit_list<domain::Lead>(c, lead_list_sql(c.dialect(), ws, query), query.page,
-                                         read_lead_into, visit,
+    return sql::visit_list<domain::Lead>(c, sql, query.page, read_lead_into, visit,
                                          search ? std::optional(search->count) : std::nullopt);
   });
 }
@@ -430,7 +437,9 @@ PageFacts LeadStore::list_rendered(const domain::WorkspaceId& ws, const LeadList
                                    const ItemVisitor<std::string_view>& visit) {
   static const Operation op("list_leads");
   return runner_.snapshot(op, [&](sql::Connection& c) {
-    const auto search = cached_search(c, ws, query);
+    const sql::ListSql rendered =
+        lead_list_sql(c.dialect(), ws, query, kRenderedColumns, kRenderedFrom);
+    const auto search = cached_search(c, ws, query, rendered);
     std::string item;
     if (search && search->matches) {
       static const std::string rendered_by_rowid =
@@ -448,7 +457,7 @@ PageFacts LeadStore::list_rendered(const domain::WorkspaceId& ws, const LeadList
     std::size_t given = 0;
     bool unrendered = false;
     const PageFacts facts = sql::run_list_rows(
-        c, lead_list_sql(c.dialect(), ws, query, kRenderedColumns, kRenderedFrom), query.page,
+        c, rendered, query.page,
         [&](const sql::Rows& rows) {
           if (unrendered || (unrendered = rows.is_null(0))) return;
           visit(rows.text_view(0));

@@ -43,8 +43,10 @@ class LeadStore {
                           const ItemVisitor<std::string_view>& visit);
 
  private:
+  // `sql` is the list's own statement; its columns do not matter to the matches.
   std::optional<CachedSearch> cached_search(sql::Connection& c, const domain::WorkspaceId& ws,
-                                            const LeadListQuery& query) const;
+                                            const LeadListQuery& query,
+                                            const sql::ListSql& sql) const;
 
   OperationRunner& runner_;
   // Searches on an engine that keeps lead versions (Dialect::lead_version).
