@@ -59,27 +59,31 @@ class RoundTripTest : public ::testing::Test {
                             {{"Authorization", "Bearer " + key_}});
   }
 
-  // Usage counts are written a second after the last write of them: waits for such a write,
-  // after which the next one is most of a second away.
+  // Usage counts are written a second after the last write of them: waits for such a write to
+  // begin and then for 100 ms without a round trip, so that all of its round trips are over
+  // however slowly a loaded machine runs them; the next write is then most of a second away.
   void after_usage_flush() {
     const long before = proxy_->round_trips();
     const auto deadline = std::chrono::steady_clock::now() + 3s;
     while (proxy_->round_trips() == before && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(2ms);
     }
-    std::this_thread::sleep_for(50ms);
+    for (long seen = -1; seen != proxy_->round_trips();) {
+      seen = proxy_->round_trips();
+      std::this_thread::sleep_for(100ms);
+    }
   }
 
   // Round trips made while `n` requests of `path` were answered `status`, after the same
-  // requests warmed up the connection. Counted only within half a second after each usage
-  // write, so that none falls among them however slowly the requests run.
+  // requests warmed up the connection. Counted only within 400 ms after each usage write is
+  // over, so that none falls among them however slowly the requests run.
   long round_trips_of(const std::string& path, int n, std::string_view method = "GET",
                       std::optional<std::string> body = std::nullopt, unsigned status = 200) {
     for (int i = 0; i < 3; ++i) EXPECT_STATUS(send(method, path, body), status);
     long trips = 0;
     for (int done = 0; done < n;) {
       after_usage_flush();
-      const auto window_end = std::chrono::steady_clock::now() + 500ms;
+      const auto window_end = std::chrono::steady_clock::now() + 400ms;
       const long before = proxy_->round_trips();
       for (; done < n && std::chrono::steady_clock::now() < window_end; ++done) {
         EXPECT_STATUS(send(method, path, body), status);
