@@ -43,7 +43,10 @@ class SqliteLibrary {
   SqliteLibrary(const SqliteLibrary&) = delete;
   SqliteLibrary& operator=(const SqliteLibrary&) = delete;
 
-  bool exec(const std::filesystem::path& file, const std::string& sql) {
+  // Runs `sql`; `last_value`, when given, receives the first column of the last row a
+  // statement of it returned.
+  bool exec(const std::filesystem::path& file, const std::string& sql,
+            std::string* last_value = nullptr) {
     if (!(open_ && exec_ && busy_ && close_)) return false;
     void* db = nullptr;
     if (open_(file.c_str(), &db) != 0) {
@@ -51,12 +54,19 @@ class SqliteLibrary {
       return false;
     }
     busy_(db, 5000);
-    const bool ok = exec_(db, sql.c_str(), nullptr, nullptr, nullptr) == 0;
+    const bool ok =
+        exec_(db, sql.c_str(), last_value ? reinterpret_cast<void*>(&keep_first_column) : nullptr,
+              last_value, nullptr) == 0;
     close_(db);
     return ok;
   }
 
  private:
+  static int keep_first_column(void* out, int columns, char** values, char**) {
+    *static_cast<std::string*>(out) = columns > 0 && values[0] ? values[0] : "NULL";
+    return 0;
+  }
+
   using OpenFn = int (*)(const char*, void**);
   using ExecFn = int (*)(void*, const char*, void*, void*, char**);
   using BusyFn = int (*)(void*, int);
@@ -117,6 +127,14 @@ bool exec_sql(const std::string& db_url, const std::string& sql) {
     return sqlite.exec(db_url.substr(kSqliteScheme.size()), sql);
   }
   return exec_postgres(db_url, sql);
+}
+
+std::string sqlite_scalar(const std::string& db_url, const std::string& sql) {
+  if (!is_sqlite(db_url)) return "error: not a SQLite database";
+  SqliteLibrary sqlite;
+  std::string value = "error: no rows";
+  if (!sqlite.exec(db_url.substr(kSqliteScheme.size()), sql, &value)) return "error: " + sql;
+  return value;
 }
 
 std::string postgres_scalar(const std::string& db_url, const std::string& sql) {

@@ -10,6 +10,10 @@ namespace leadline_test {
 // Runs `sql` on the database of a --db URL; true on success.
 bool exec_sql(const std::string& db_url, const std::string& sql);
 
+// The first column of the last row that `sql` (one or more statements) returns on a SQLite
+// database; an error message prefixed with "error: " when it fails.
+std::string sqlite_scalar(const std::string& db_url, const std::string& sql);
+
 // The first column of the first row of a query on a PostgreSQL database, as text; an error
 // message prefixed with "error: " when the query fails.
 std::string postgres_scalar(const std::string& db_url, const std::string& sql);
