@@ -50,7 +50,8 @@ std::string item_json(const domain::Lead& l) {
   return out;
 }
 
-// The columns a create and a PATCH both write, in this order, and their values.
+// The columns a create writes besides its own, in this order, and their values (a PATCH sets
+// only those that change: update_changed_columns).
 constexpr std::string_view kWrittenColumns =
     "pipeline_stage, assigned_rep_id, visitor_name, visitor_email, visitor_phone, "
     "visitor_company, need_summary, tags, expected_billing_amount, updated_at, "
@@ -70,6 +71,60 @@ sql::Params& add_written_values(sql::Params& params, const domain::Lead& l) {
       .text(domain::case_fold(l.visitor_name))
       .text(lead_search_text(l.visitor_name, l.visitor_email, l.visitor_company))
       .text(item_json(l));
+}
+
+// A PATCH's UPDATE sets only the columns whose values change, plus updated_at and item_json:
+// SQLite rewrites an index's entry whenever an UPDATE sets one of its columns, to the same value
+// or not, so setting every column dirtied a leaf of leads_by_name and of leads_by_stage (random
+// pages, each a WAL frame and later a checkpoint write) on every PATCH.
+void update_changed_columns(sql::Connection& c, const domain::WorkspaceId& ws,
+                            const domain::Lead& before, const domain::Lead& after) {
+  std::string sql = "UPDATE leads SET ";
+  sql::Params params;
+  if (before.pipeline_stage != after.pipeline_stage) {
+    sql.append("pipeline_stage = ?, ");
+    params.text(domain::to_string(after.pipeline_stage));
+  }
+  if (before.assigned_rep_id != after.assigned_rep_id) {
+    sql.append("assigned_rep_id = ?, ");
+    params.opt_id(after.assigned_rep_id);
+  }
+  if (before.visitor_name != after.visitor_name) {
+    sql.append("visitor_name = ?, visitor_name_folded = ?, ");
+    params.text(after.visitor_name).text(domain::case_fold(after.visitor_name));
+  }
+  if (before.visitor_email != after.visitor_email) {
+    sql.append("visitor_email = ?, ");
+    params.opt_text(after.visitor_email);
+  }
+  if (before.visitor_phone != after.visitor_phone) {
+    sql.append("visitor_phone = ?, ");
+    params.opt_text(after.visitor_phone);
+  }
+  if (before.visitor_company != after.visitor_company) {
+    sql.append("visitor_company = ?, ");
+    params.opt_text(after.visitor_company);
+  }
+  if (before.visitor_name != after.visitor_name || before.visitor_email != after.visitor_email ||
+      before.visitor_company != after.visitor_company) {
+    sql.append("search_folded = ?, ");
+    params.text(lead_search_text(after.visitor_name, after.visitor_email, after.visitor_company));
+  }
+  if (before.need_summary != after.need_summary) {
+    sql.append("need_summary = ?, ");
+    params.text(after.need_summary);
+  }
+  if (before.tags != after.tags) {
+    sql.append("tags = ?, ");
+    params.text(encode_string_array(after.tags));
+  }
+  if (before.expected_billing_amount != after.expected_billing_amount) {
+    sql.append("expected_billing_amount = ?, ");
+    params.opt_real(after.expected_billing_amount);
+  }
+  sql.append("updated_at = ?, item_json = ? WHERE workspace_id = ? AND id = ?");
+  params.int64(after.updated_at.unix_ms).text(item_json(after)).id(ws).id(after.id);
+  c.execute(sql, params);
 }
 
 // Refills `l`, whose strings keep their capacity from row to row.
@@ -240,10 +295,13 @@ UpdateResult<domain::Lead> LeadStore::update(const domain::WorkspaceId& ws,
     domain::Lead next = apply_patch(*current, patch);
     if (same_patchable_fields(*current, next)) return *current;
     next.updated_at = advance_updated_at(current->updated_at, runner_.now());
-    static const std::string sql = "UPDATE leads SET " + sql::set_clause(kWrittenColumns) +
-                                   " WHERE workspace_id = ? AND id = ?";
-    sql::Params params;
-    c.execute(sql, add_written_values(params, next).id(ws).id(id));
+    update_changed_columns(c, ws, *current, next);
+    if (next.assigned_rep_id == current->assigned_rep_id) {
+      // The rep summary read with `current` is still the lead's: nothing to read back.
+      record_event(c, ws, "lead.updated", record_json::lead_data(next),
+                   record_json::previous_attributes(*current, next), next.updated_at);
+      return next;
+    }
     // Read back so the rep summary matches the new assignment; the JSON written above carried
     // the previous rep's.
     domain::Lead updated = *select_lead(c, ws, id);

@@ -195,6 +195,65 @@ TEST_P(StoreTest, RenderedListIsEachLeadsListItem) {
   EXPECT_EQ(rendered(), expected());
 }
 
+// A PATCH's UPDATE sets only the columns it changes: SQLite rewrites the entries of every index
+// on a column an UPDATE sets, to the same value or not (leads_by_stage, leads_by_name), each a
+// page written. Triggers on those columns log each UPDATE that sets them (in name order).
+TEST_P(StoreTest, PatchSetsOnlyTheColumnsItChanges) {
+  if (backend() != Backend::kSqlite) GTEST_SKIP() << "counts SQLite's index rewrites";
+  const auto lead = store_->leads().create(ws_, lead_named("Ada"));
+  execute_directly(backend(), url(),
+                   "CREATE TABLE columns_set (name TEXT NOT NULL);"
+                   "CREATE TRIGGER stage_set AFTER UPDATE OF pipeline_stage ON leads BEGIN"
+                   "  INSERT INTO columns_set VALUES ('pipeline_stage'); END;"
+                   "CREATE TRIGGER name_set AFTER UPDATE OF visitor_name_folded ON leads BEGIN"
+                   "  INSERT INTO columns_set VALUES ('visitor_name_folded'); END;"
+                   "CREATE TRIGGER search_set AFTER UPDATE OF search_folded ON leads BEGIN"
+                   "  INSERT INTO columns_set VALUES ('search_folded'); END;");
+  const auto columns_set = [&] {
+    sqlite3* db = nullptr;
+    EXPECT_EQ(sqlite3_open(url().substr(std::string_view("sqlite:").size()).c_str(), &db),
+              SQLITE_OK);
+    sqlite3_stmt* stmt = nullptr;
+    EXPECT_EQ(
+        sqlite3_prepare_v2(db, "SELECT name FROM columns_set ORDER BY name", -1, &stmt, nullptr),
+        SQLITE_OK);
+    std::vector<std::string> names;
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+      names.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
+    }
+    sqlite3_finalize(stmt);
+    sqlite3_exec(db, "DELETE FROM columns_set", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    return names;
+  };
+
+  LeadPatch summary;
+  summary.need_summary = FieldUpdate<std::string>::set("wants a demo");
+  summary.expected_billing_amount = FieldUpdate<double>::set(12.5);
+  const auto patched = store_->leads().update(ws_, lead.id, summary);
+  ASSERT_TRUE(std::holds_alternative<domain::Lead>(patched));
+  EXPECT_EQ(columns_set(), std::vector<std::string>{});
+  EXPECT_EQ(item_json(std::get<domain::Lead>(patched)),
+            item_json(*store_->leads().get(ws_, lead.id)));
+
+  LeadPatch stage;
+  stage.pipeline_stage = PipelineStage::kQualified;
+  ASSERT_TRUE(std::holds_alternative<domain::Lead>(store_->leads().update(ws_, lead.id, stage)));
+  EXPECT_EQ(columns_set(), std::vector<std::string>{"pipeline_stage"});
+
+  LeadPatch name;
+  name.visitor_name = "Ada L";
+  ASSERT_TRUE(std::holds_alternative<domain::Lead>(store_->leads().update(ws_, lead.id, name)));
+  EXPECT_EQ(columns_set(), (std::vector<std::string>{"search_folded", "visitor_name_folded"}));
+  const auto got = *store_->leads().get(ws_, lead.id);
+  EXPECT_EQ(got.visitor_name, "Ada L");
+  EXPECT_EQ(got.pipeline_stage, PipelineStage::kQualified);
+  EXPECT_EQ(got.need_summary, "wants a demo");
+  LeadListQuery search;
+  search.search_folded = "ada l";
+  EXPECT_EQ(store_->leads().list(ws_, search).total_count, 1);
+}
+
 TEST_P(StoreTest, UpdateLeadAssignsRepAndReadsFillIt) {
   const auto lead = store_->leads().create(ws_, lead_named("Ada"));
   const auto rep = store_->workspaces().add_rep(ws_, person("Rita", "Rep", "rita@x.io"));
