@@ -367,26 +367,47 @@ Page<domain::Lead> LeadStore::list(const domain::WorkspaceId& ws, const LeadList
 
 namespace {
 
-// Every match of the search in the list's order, read without the rep join (it never changes
-// which leads match); its own form of the filters drives from the search index.
-std::shared_ptr<const SearchResult> read_matches(sql::Connection& c, const sql::ListSql& sql) {
-  std::string select = "SELECT l.rowid, " + sql.id_expr;
+// The statement reading every match of the search in the list's order, without the rep join
+// (it never changes which leads match); its own form of the filters drives from the search
+// index. Each row: the rowid where rows have one (`rowids`), the id, the sort key values.
+// `suffix` follows the ORDER BY (a LIMIT).
+std::string matches_select(const sql::ListSql& sql, const sql::Dialect& dialect, bool rowids,
+                           std::string_view suffix = {}) {
+  std::string select = rowids ? "SELECT l.rowid, " : "SELECT ";
+  select.append(sql.id_expr);
   for (const sql::SortKey& key : sql.keys) select.append(", ").append(key.expr);
   select.append(" FROM ").append(sql.count_from.empty() ? sql.from : sql.count_from);
   select.append(" WHERE ").append(sql.match_driven_where.empty() ? sql.where
                                                                  : sql.match_driven_where);
   select.append(" ORDER BY ")
-      .append(
-          sql::build_keyset_clause(sql.keys, sql.id_expr, sql.direction, std::nullopt, c.dialect())
-              .order_by);
-  auto result = std::make_shared<SearchResult>(sql.keys.size());
-  std::vector<SortValue> keys(sql.keys.size());
-  auto rows = c.query(select, sql::Params(std::vector<sql::Value>(sql.params)));
+      .append(sql::build_keyset_clause(sql.keys, sql.id_expr, sql.direction, std::nullopt, dialect)
+                  .order_by)
+      .append(suffix);
+  return select;
+}
+
+std::shared_ptr<SearchResult> read_matches_from(sql::Rows& rows, std::size_t key_count,
+                                                bool rowids) {
+  auto result = std::make_shared<SearchResult>(key_count);
+  std::vector<SortValue> keys(key_count);
+  const int first_key = rowids ? 2 : 1;
   while (rows.next()) {
-    for (std::size_t k = 0; k < keys.size(); ++k) keys[k] = rows.value(2 + static_cast<int>(k));
-    result->add(rows.int64(0), rows.text_view(1), keys);
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      keys[k] = rows.value(first_key + static_cast<int>(k));
+    }
+    if (rowids) {
+      result->add(rows.int64(0), rows.text_view(1), keys);
+    } else {
+      result->add(rows.text_view(0), keys);
+    }
   }
   return result;
+}
+
+std::shared_ptr<const SearchResult> read_matches(sql::Connection& c, const sql::ListSql& sql) {
+  auto rows = c.query(matches_select(sql, c.dialect(), true),
+                      sql::Params(std::vector<sql::Value>(sql.params)));
+  return read_matches_from(rows, sql.keys.size(), true);
 }
 
 // The search's count and matches at the workspace's lead version, read in the caller's
@@ -414,11 +435,16 @@ CachedSearch search_matches(sql::Connection& c, const SearchResultCache& cache,
   return out;
 }
 
-// The page of `matches` that `page` asks for, each lead handed to `each_lead` by its rowid;
-// nullopt when the page's position cannot be placed among them.
-template <typename EachLead>
-std::optional<PageFacts> page_of_matches(const SearchResult& matches, const LeadListQuery& query,
-                                         EachLead&& each_lead) {
+// Where the page that `query` asks for lies among the matches: [start, end), and what the page
+// says besides.
+struct PlacedPage {
+  std::size_t start = 0;
+  std::size_t end = 0;
+  PageFacts facts;
+};
+
+// nullopt when the page's position cannot be placed among the matches.
+std::optional<PlacedPage> place_page(const SearchResult& matches, const LeadListQuery& query) {
   const PageRequest& page = query.page;
   std::size_t start = 0;
   if (page.after) {
@@ -429,14 +455,24 @@ std::optional<PageFacts> page_of_matches(const SearchResult& matches, const Lead
     start = static_cast<std::size_t>(std::min<std::int64_t>(
         std::max<std::int64_t>(page.offset, 0), static_cast<std::int64_t>(matches.size())));
   }
-  const std::size_t end =
-      std::min(matches.size(), start + static_cast<std::size_t>(std::max(page.limit, 1)));
-  for (std::size_t i = start; i < end; ++i) each_lead(matches.rowid(i));
-  PageFacts out;
-  out.total_count = static_cast<std::int64_t>(matches.size());
-  out.has_more = end < matches.size();
-  if (out.has_more) out.next_position = matches.position(end - 1);
+  PlacedPage out;
+  out.start = start;
+  out.end = std::min(matches.size(), start + static_cast<std::size_t>(std::max(page.limit, 1)));
+  out.facts.total_count = static_cast<std::int64_t>(matches.size());
+  out.facts.has_more = out.end < matches.size();
+  if (out.facts.has_more) out.facts.next_position = matches.position(out.end - 1);
   return out;
+}
+
+// The page of `matches` that `page` asks for, each lead handed to `each_lead` by its rowid;
+// nullopt when the page's position cannot be placed among them.
+template <typename EachLead>
+std::optional<PageFacts> page_of_matches(const SearchResult& matches, const LeadListQuery& query,
+                                         EachLead&& each_lead) {
+  auto placed = place_page(matches, query);
+  if (!placed) return std::nullopt;
+  for (std::size_t i = placed->start; i < placed->end; ++i) each_lead(matches.rowid(i));
+  return std::move(placed->facts);
 }
 
 // One lead's row by rowid, with `columns`; the version read in this snapshot vouches that every
@@ -460,6 +496,111 @@ void render_lead_item(const domain::Lead& lead, std::string& item) {
   record_json::write_lead_item(w, lead);
 }
 
+// Where rows have no rowid (PostgreSQL), a search's page is read by id, through the thread's one
+// entry for the search whatever its version (latest_lead_search_key).
+bool searched_by_id(const sql::Connection& c, const LeadListQuery& query) {
+  return !query.search_folded.empty() && !c.dialect().lead_version().empty() &&
+         c.dialect().workspace_rowid("leads").empty();
+}
+
+// The leads whose ids the JSON array parameter lists, in its order, with `columns`; the second
+// parameter is the workspace. `from` names the leads "l".
+std::string leads_by_ids_select(std::string_view columns, std::string_view from) {
+  std::string sql = "SELECT ";
+  sql.append(columns)
+      .append(" FROM jsonb_array_elements_text(CAST(? AS jsonb)) WITH ORDINALITY AS p(id, n), ")
+      .append(from)
+      .append(" WHERE l.workspace_id = ? AND l.id = p.id COLLATE \"C\" ORDER BY p.n");
+  return sql;
+}
+
+// PostgreSQL's search page, in as few round trips as a SQLite read has statements to spare:
+// the thread's entry for the search places the page among its matches, and the version and
+// the page's leads by id (or the page itself, where the entry keeps no matches or cannot place
+// the page) are read together; they stand when the version is the entry's, in this snapshot
+// (docs/design.md, "Search result cache"). Otherwise the version (unless read), the count, the
+// matches and the page are read together and the entry replaced: one round trip on a hit, two
+// on a stale entry, one the first time. `sql` is the list's statement with the columns of
+// `by_ids` (leads_by_ids_select); each_row(rows) gets each of the page's rows, those columns
+// first.
+template <typename EachRow>
+PageFacts search_page_by_id(sql::Connection& c, const SearchResultCache& cache,
+                            const domain::WorkspaceId& ws, const LeadListQuery& query,
+                            const sql::ListSql& sql, const std::string& by_ids,
+                            EachRow&& each_row) {
+  const std::string key = latest_lead_search_key(ws.value, query);
+  const std::string_view version_sql = c.dialect().lead_version();
+  const auto read_int = [](sql::Rows& rows) {
+    rows.next();
+    return rows.int64(0);
+  };
+  // The statements' plans depend on the needle (how many leads it matches).
+  constexpr sql::Planning kPerValues = sql::Planning::kPerValues;
+  const sql::ListStatements list = sql::build_list_statements(sql, query.page, c.dialect());
+  std::optional<std::int64_t> version;
+  const std::optional<CachedSearch> entry = cache.find(key);
+  if (entry) {
+    std::optional<PlacedPage> placed;
+    if (entry->matches) placed = place_page(*entry->matches, query);
+    std::vector<sql::Statement> st;
+    st.push_back({version_sql, sql::Params().id(ws)});
+    if (placed) {
+      std::vector<std::string> ids;
+      ids.reserve(placed->end - placed->start);
+      for (std::size_t i = placed->start; i < placed->end; ++i) {
+        ids.emplace_back(entry->matches->id(i));
+      }
+      st.push_back({by_ids, sql::Params().text(encode_string_array(ids)).id(ws)});
+    } else {
+      st.push_back(
+          {list.page_sql, sql::Params(std::vector<sql::Value>(list.page_params)), kPerValues});
+    }
+    std::vector<sql::Rows> rows = c.query_together(std::move(st));
+    version = read_int(rows[0]);
+    if (*version == entry->version) {
+      if (!placed) {
+        PageFacts out = sql::read_page_rows(rows[1], query.page, sql.keys.size(), each_row);
+        out.total_count = entry->count;
+        return out;
+      }
+      std::size_t read = 0;
+      for (; rows[1].next(); ++read) each_row(rows[1]);
+      if (read != placed->end - placed->start) {
+        throw std::logic_error("a cached search match is gone at its version");
+      }
+      return std::move(placed->facts);
+    }
+  }
+  // A search too large to keep its matches stays so, most likely: its count alone is kept.
+  const bool with_matches = !entry || entry->matches;
+  static const std::string limit = " LIMIT " + std::to_string(kMaxCachedMatches + 1);
+  const std::string matches_sql =
+      with_matches ? matches_select(sql, c.dialect(), false, limit) : std::string();
+  std::vector<sql::Statement> st;
+  if (!version) st.push_back({version_sql, sql::Params().id(ws)});
+  st.push_back(
+      {list.count_sql, sql::Params(std::vector<sql::Value>(list.count_params)), kPerValues});
+  if (with_matches) {
+    st.push_back({matches_sql, sql::Params(std::vector<sql::Value>(sql.params)), kPerValues});
+  }
+  st.push_back({list.page_sql, sql::Params(std::vector<sql::Value>(list.page_params)), kPerValues});
+  std::vector<sql::Rows> rows = c.query_together(std::move(st));
+  std::size_t next = 0;
+  CachedSearch fresh;
+  fresh.version = version ? *version : read_int(rows[next++]);
+  fresh.count = read_int(rows[next++]);
+  if (with_matches) {
+    sql::Rows& matches = rows[next++];
+    if (fresh.count <= kMaxCachedMatches) {
+      fresh.matches = read_matches_from(matches, sql.keys.size(), false);
+    }
+  }
+  cache.put(key, fresh);
+  PageFacts out = sql::read_page_rows(rows[next], query.page, sql.keys.size(), each_row);
+  out.total_count = fresh.count;
+  return out;
+}
+
 }  // namespace
 
 // A search asks the cache for its count and, where they are kept, its matches at the
@@ -477,6 +618,15 @@ PageFacts LeadStore::list(const domain::WorkspaceId& ws, const LeadListQuery& qu
   static const Operation op("list_leads");
   return runner_.snapshot(op, [&](sql::Connection& c) {
     const sql::ListSql sql = lead_list_sql(c.dialect(), ws, query);
+    if (searched_by_id(c, query)) {
+      static const std::string by_ids = leads_by_ids_select(kLeadColumns, kLeadFrom);
+      domain::Lead record;
+      return search_page_by_id(c, search_results_, ws, query, sql, by_ids,
+                               [&](const sql::Rows& rows) {
+                                 read_lead_into(rows, record);
+                                 visit(record);
+                               });
+    }
     const auto search = cached_search(c, ws, query, sql);
     if (search && search->matches) {
       domain::Lead record;
@@ -495,6 +645,21 @@ PageFacts LeadStore::list_rendered(const domain::WorkspaceId& ws, const LeadList
                                    const ItemVisitor<std::string_view>& visit) {
   static const Operation op("list_leads");
   return runner_.snapshot(op, [&](sql::Connection& c) {
+    if (searched_by_id(c, query)) {
+      // The id after the JSON: a lead without JSON is read by it and rendered.
+      constexpr std::string_view kColumns = "l.item_json, l.id";
+      static const std::string by_ids = leads_by_ids_select(kColumns, kRenderedFrom);
+      std::string item;
+      return search_page_by_id(c, search_results_, ws, query,
+                               lead_list_sql(c.dialect(), ws, query, kColumns, kRenderedFrom),
+                               by_ids, [&](const sql::Rows& rows) {
+                                 if (!rows.is_null(0)) return visit(rows.text_view(0));
+                                 const auto lead = select_lead(
+                                     c, ws, domain::LeadId{std::string(rows.text_view(1))});
+                                 render_lead_item(*lead, item);
+                                 visit(item);
+                               });
+    }
     const sql::ListSql rendered =
         lead_list_sql(c.dialect(), ws, query, kRenderedColumns, kRenderedFrom);
     const auto search = cached_search(c, ws, query, rendered);

@@ -87,6 +87,12 @@ void SearchResult::add(std::int64_t rowid, std::string_view id,
   keys_.insert(keys_.end(), keys.begin(), keys.end());
 }
 
+void SearchResult::add(std::string_view id, const std::vector<SortValue>& keys) {
+  ids_ += id;
+  id_ends_.push_back(static_cast<std::uint32_t>(ids_.size()));
+  keys_.insert(keys_.end(), keys.begin(), keys.end());
+}
+
 std::string_view SearchResult::id(std::size_t i) const {
   const std::size_t begin = i == 0 ? 0 : id_ends_[i - 1];
   return std::string_view(ids_).substr(begin, id_ends_[i] - begin);
@@ -186,17 +192,34 @@ void SearchResultCache::put(const std::string& key, CachedSearch search) const {
   shard.bytes += bytes;
 }
 
-std::string lead_search_key(std::string_view workspace_id, std::int64_t version,
-                            const LeadListQuery& query) {
-  std::string key = "lead:";
-  append_field(key, workspace_id);
-  append_field(key, std::to_string(version));
+namespace {
+
+// The key after its version field.
+void append_query_fields(std::string& key, const LeadListQuery& query) {
   append_field(key, query.search_folded);
   append_field(key, query.stage ? std::to_string(static_cast<int>(*query.stage)) : "");
   append_field(key, query.updated.since ? std::to_string(query.updated.since->unix_ms) : "");
   append_field(key, query.updated.before ? std::to_string(query.updated.before->unix_ms) : "");
   append_field(key, std::to_string(static_cast<int>(query.sort.field)));
   append_field(key, query.sort.direction == SortDirection::kAsc ? "asc" : "desc");
+}
+
+}  // namespace
+
+std::string lead_search_key(std::string_view workspace_id, std::int64_t version,
+                            const LeadListQuery& query) {
+  std::string key = "lead:";
+  append_field(key, workspace_id);
+  append_field(key, std::to_string(version));
+  append_query_fields(key, query);
+  return key;
+}
+
+std::string latest_lead_search_key(std::string_view workspace_id, const LeadListQuery& query) {
+  std::string key = "lead:";
+  append_field(key, workspace_id);
+  append_field(key, "latest");
+  append_query_fields(key, query);
   return key;
 }
 

@@ -1,8 +1,8 @@
 // Search results kept between requests, exact by construction: an entry is keyed by the
-// workspace's lead version (migration 0011 on SQLite) and everything that decides the result,
-// and holds every match in sort order, so any page at that version is answered from it by
-// binary search and the page's rows are read by rowid. See docs/design.md ("Search result
-// cache").
+// workspace's lead version (migration 0011) and everything that decides the result, and holds
+// every match in sort order, so any page at that version is answered from it by binary search
+// and the page's rows are read by rowid (SQLite) or by id (PostgreSQL). See docs/design.md
+// ("Search result cache").
 #pragma once
 
 #include <cstddef>
@@ -24,9 +24,13 @@ class SearchResult {
 
   // Appended in the list's order: the row's rowid, id and sort key values.
   void add(std::int64_t rowid, std::string_view id, const std::vector<SortValue>& keys);
+  // The same where rows have no rowid (PostgreSQL): they are read by id.
+  void add(std::string_view id, const std::vector<SortValue>& keys);
 
-  std::size_t size() const { return rowids_.size(); }
+  std::size_t size() const { return id_ends_.size(); }
+  // Only for matches added with their rowid.
   std::int64_t rowid(std::size_t i) const { return rowids_[i]; }
+  std::string_view id(std::size_t i) const;
   KeysetPosition position(std::size_t i) const;
   // The index of the first match strictly after `after` in the list's order (the direction
   // given); nullopt when the position's values are not of the kinds the matches hold (no
@@ -37,8 +41,6 @@ class SearchResult {
   std::size_t bytes() const;
 
  private:
-  std::string_view id(std::size_t i) const;
-
   std::size_t key_count_;
   std::vector<std::int64_t> rowids_;
   std::vector<SortValue> keys_;  // key_count_ per match
@@ -51,6 +53,8 @@ class SearchResult {
 struct CachedSearch {
   std::int64_t count = 0;
   std::shared_ptr<const SearchResult> matches;
+  // The lead version it was read at, where the key does not say it (latest_lead_search_key).
+  std::int64_t version = 0;
 };
 
 // Least recently used entries go first once the entries outgrow the byte budget. Each thread
@@ -75,5 +79,9 @@ class SearchResultCache {
 // order, each length-prefixed so that no two queries share one. The page position is not part.
 std::string lead_search_key(std::string_view workspace_id, std::int64_t version,
                             const LeadListQuery& query);
+// The key of the one entry kept for a lead search whatever its version, which the entry holds
+// (CachedSearch::version): PostgreSQL reads the version in the same round trip as the page the
+// entry says, so it needs the entry before it knows the version.
+std::string latest_lead_search_key(std::string_view workspace_id, const LeadListQuery& query);
 
 }  // namespace leadline::store

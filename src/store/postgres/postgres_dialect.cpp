@@ -54,7 +54,12 @@ class PostgresDialect final : public sql::Dialect {
 
   // Rows are addressed by their primary key; the trigram GIN index holds no rowid ranges.
   std::string workspace_rowid(std::string_view) const override { return {}; }
-  std::string_view lead_version() const override { return {}; }
+  // The sum of the workspace's shard counters (migration 0011), which identifies the set of
+  // lead writes its snapshot sees (docs/design.md, "Search result cache").
+  std::string_view lead_version() const override {
+    return "SELECT CAST(COALESCE(SUM(version), 0) AS BIGINT) FROM lead_versions "
+           "WHERE workspace_id = ?";
+  }
 
   // Containment of a one-element array, which the GIN index on the tags serves; the planner's
   // statistics weigh it against walking the sort's index.

@@ -79,8 +79,8 @@ class Dialect {
 
   // A query taking the workspace id whose one row, if any, holds the version of its leads, which
   // every insert, update and delete of one of them raises in its own transaction (SQLite,
-  // migration 0011; no row: 0); "" where none is kept (PostgreSQL, where one version row per
-  // workspace would serialize its lead writes on the row's lock until they commit).
+  // migration 0011; PostgreSQL, migration 0011, summed over shard rows so that concurrent
+  // writers seldom share one; no row: 0); "" where none is kept.
   virtual std::string_view lead_version() const = 0;
 
   // Keeps the list's rows whose tag array holds `tag`, through an index.

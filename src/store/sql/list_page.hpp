@@ -32,6 +32,27 @@ inline constexpr std::int64_t kMatchDrivenLimit = 500;
 ListStatements list_statements_for(const ListSql& sql, const PageRequest& page,
                                    const Dialect& dialect, std::optional<std::int64_t> total_count);
 
+// Calls each_row(rows) on every row that `rows`, a page statement's answer, holds of the page,
+// in order, and says whether there is more and where the next page starts (not the count).
+template <class EachRow>
+PageFacts read_page_rows(Rows& rows, const PageRequest& page, std::size_t key_count,
+                         EachRow&& each_row) {
+  const auto limit = static_cast<std::size_t>(std::max(page.limit, 1));
+  PageFacts out;
+  std::size_t items = 0;
+  while (rows.next()) {
+    // The one row beyond the page only says that there is more.
+    if (items == limit) {
+      out.has_more = true;
+      break;
+    }
+    each_row(rows);
+    if (++items == limit) out.next_position = read_position(rows, key_count);
+  }
+  if (!out.has_more) out.next_position.reset();
+  return out;
+}
+
 // Calls each_row(rows) on every row of the page, in order, and says what the page says besides.
 // `known_count`: the count, already read in this snapshot, which is then not read again.
 template <class EachRow>
@@ -39,23 +60,22 @@ PageFacts run_list_rows(Connection& conn, const ListSql& sql, const PageRequest&
                         EachRow&& each_row,
                         std::optional<std::int64_t> known_count = std::nullopt) {
   ListStatements st = build_list_statements(sql, page, conn.dialect());
-  const auto limit = static_cast<std::size_t>(std::max(page.limit, 1));
-  PageFacts out;
-  auto read_count = [&out](Rows& count) {
+  std::int64_t total_count = 0;
+  auto read_count = [&total_count](Rows& count) {
     count.next();
-    out.total_count = count.int64(0);
+    total_count = count.int64(0);
   };
   std::optional<Rows> page_rows;
   if (known_count || !sql.match_driven_where.empty() || !sql.match_driven_from.empty() ||
       !sql.sort_driven_where.empty()) {
     // The page's form depends on the count: one statement after the other.
     if (known_count) {
-      out.total_count = *known_count;
+      total_count = *known_count;
     } else {
       Rows count = conn.query(st.count_sql, Params(std::move(st.count_params)));
       read_count(count);
     }
-    st = list_statements_for(sql, page, conn.dialect(), out.total_count);
+    st = list_statements_for(sql, page, conn.dialect(), total_count);
     page_rows.emplace(conn.query(st.page_sql, Params(std::move(st.page_params))));
   } else {
     // Together: one round trip where the engine pipelines. Filters beyond the workspace (its
@@ -70,18 +90,8 @@ PageFacts run_list_rows(Connection& conn, const ListSql& sql, const PageRequest&
     read_count(rows[0]);
     page_rows.emplace(std::move(rows[1]));
   }
-  Rows& rows = *page_rows;
-  std::size_t items = 0;
-  while (rows.next()) {
-    // The one row beyond the page only says that there is more.
-    if (items == limit) {
-      out.has_more = true;
-      break;
-    }
-    each_row(rows);
-    if (++items == limit) out.next_position = read_position(rows, sql.keys.size());
-  }
-  if (!out.has_more) out.next_position.reset();
+  PageFacts out = read_page_rows(*page_rows, page, sql.keys.size(), each_row);
+  out.total_count = total_count;
   return out;
 }
 
