@@ -1,4 +1,4 @@
-// EVP_Digest in one call: the inputs are small and whole. The digest is fetched once: with
+// Each input is hashed whole, over a context kept per thread. The digest is fetched once: with
 // EVP_sha256() OpenSSL 3 looks the algorithm up by name in the provider tables on every call,
 // which cost more than hashing an API key on every request.
 #include "auth/sha256_hex.hpp"
@@ -19,13 +19,24 @@ const EVP_MD* sha256_md() {
   return md.get();
 }
 
+// One digest context per thread, initialised again for each input: EVP_Digest would allocate
+// and free a context (and the provider's state within it) on every call, once per request.
+EVP_MD_CTX* thread_context() {
+  thread_local const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(),
+                                                                                 &EVP_MD_CTX_free);
+  if (!ctx) throw std::runtime_error("OpenSSL could not allocate a digest context");
+  return ctx.get();
+}
+
 }  // namespace
 
 std::array<unsigned char, 32> sha256(std::string_view data) {
   std::array<unsigned char, 32> digest{};
   unsigned int length = 0;
-  if (EVP_Digest(data.data(), data.size(), digest.data(), &length, sha256_md(), nullptr) != 1 ||
-      length != digest.size()) {
+  EVP_MD_CTX* ctx = thread_context();
+  if (EVP_DigestInit_ex2(ctx, sha256_md(), nullptr) != 1 ||
+      EVP_DigestUpdate(ctx, data.data(), data.size()) != 1 ||
+      EVP_DigestFinal_ex(ctx, digest.data(), &length) != 1 || length != digest.size()) {
     throw std::runtime_error("SHA-256 digest failed");
   }
   return digest;

@@ -26,11 +26,34 @@ struct UsageKey {
   friend bool operator==(const UsageKey&, const UsageKey&) = default;
 };
 
+// The same key as views, so that counting a request whose key is already there copies nothing.
+struct UsageKeyView {
+  std::string_view key_id;
+  std::int64_t hour = 0;
+  std::string_view endpoint;
+};
+
 struct UsageKeyHash {
-  std::size_t operator()(const UsageKey& k) const {
-    std::size_t h = std::hash<std::string>{}(k.key_id);
+  using is_transparent = void;
+  std::size_t operator()(const UsageKeyView& k) const {
+    std::size_t h = std::hash<std::string_view>{}(k.key_id);
     h = h * 31 + std::hash<std::int64_t>{}(k.hour);
-    return h * 31 + std::hash<std::string>{}(k.endpoint);
+    return h * 31 + std::hash<std::string_view>{}(k.endpoint);
+  }
+  std::size_t operator()(const UsageKey& k) const {
+    return (*this)(UsageKeyView{k.key_id, k.hour, k.endpoint});
+  }
+};
+
+struct UsageKeyEqual {
+  using is_transparent = void;
+  static UsageKeyView view(const UsageKey& k) { return {k.key_id, k.hour, k.endpoint}; }
+  static UsageKeyView view(const UsageKeyView& k) { return k; }
+  template <class A, class B>
+  bool operator()(const A& a, const B& b) const {
+    const UsageKeyView x = view(a);
+    const UsageKeyView y = view(b);
+    return x.hour == y.hour && x.key_id == y.key_id && x.endpoint == y.endpoint;
   }
 };
 
@@ -48,7 +71,7 @@ struct Counts {
   }
 };
 
-using CountsMap = std::unordered_map<UsageKey, Counts, UsageKeyHash>;
+using CountsMap = std::unordered_map<UsageKey, Counts, UsageKeyHash, UsageKeyEqual>;
 
 struct Shard {
   std::mutex mutex;
@@ -161,11 +184,16 @@ UsageRecorder::~UsageRecorder() {
 
 void UsageRecorder::record(std::string_view key_id, std::string_view endpoint, unsigned status) {
   const domain::Timestamp at{impl_->clock()};
-  UsageKey key{std::string(key_id), domain::utc_hour(at), std::string(endpoint)};
+  const UsageKeyView key{key_id, domain::utc_hour(at), endpoint};
   const Counts delta{1, status >= 400 ? 1 : 0, status == 429 ? 1 : 0, at.unix_ms};
   Shard& shard = impl_->shards[UsageKeyHash{}(key) % kShardCount];
   std::lock_guard lock(shard.mutex);
-  shard.counts[std::move(key)].add(delta);
+  auto found = shard.counts.find(key);
+  if (found == shard.counts.end()) {
+    found = shard.counts.try_emplace(UsageKey{std::string(key_id), key.hour, std::string(endpoint)})
+                .first;
+  }
+  found->second.add(delta);
 }
 
 void UsageRecorder::flush() {

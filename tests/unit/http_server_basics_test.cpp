@@ -113,6 +113,23 @@ TEST(HttpServer, PipelinedRequestsAreAnsweredInOrder) {
   EXPECT_EQ(client.read_reply().body, "GET /3|127.0.0.1|1|");
 }
 
+// A response larger than the socket's send buffer is first written in part without waiting;
+// the rest must follow, and the connection must serve the next request after it.
+TEST(HttpServer, ResponseLargerThanTheSendBufferArrivesWholeAndTheConnectionGoesOn) {
+  EchoHandler handler;
+  RunningServer running(test_config(), handler);
+  RawClient client(running.port());
+  std::string body(900 * 1024, 'x');
+  for (std::size_t i = 0; i < body.size(); i += 997) body[i] = static_cast<char>('a' + i % 26);
+  ASSERT_FALSE(client.send("POST /big HTTP/1.1\r\nHost: t\r\nContent-Length: " +
+                           std::to_string(body.size()) + "\r\n\r\n" + body));
+  const Reply big = client.read_reply();
+  ASSERT_FALSE(big.error) << big.error.message();
+  EXPECT_EQ(big.body, "POST /big|127.0.0.1|2|" + body);
+  ASSERT_FALSE(client.send("GET /after HTTP/1.1\r\nHost: t\r\n\r\n"));
+  EXPECT_EQ(client.read_reply().body, "GET /after|127.0.0.1|1|");
+}
+
 TEST(HttpServer, ConnectionCloseIsHonoured) {
   EchoHandler handler;
   RunningServer running(test_config(), handler);

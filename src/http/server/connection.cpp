@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/buffers_suffix.hpp>
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http/read.hpp>
 #include <cstdint>
@@ -58,6 +59,9 @@ Connection::Connection(asio::ip::tcp::socket socket, const ServerConfig& config,
   if (!ec) peer_ip_ = remote.address().to_string();
   // Responses go out in one write each; Nagle would hold back the next pipelined one.
   stream_.socket().set_option(asio::ip::tcp::no_delay(true), ec);
+  // write_response tries a write that must not block before it falls back to an async one.
+  stream_.socket().non_blocking(true, ec);
+  try_write_first_ = !ec;
 }
 
 Connection::~Connection() {
@@ -127,6 +131,17 @@ void Connection::read_head() {
   parser_.emplace();
   parser_->header_limit(header_limit_of(config_));
   parser_->body_limit(config_.body_limit);
+  // A head already received in full (a keep-alive request arrives in one segment) is parsed
+  // here: async_read_header would parse the same bytes, after arming the header timer and
+  // posting its completion.
+  if (buffer_.size() > 0) {
+    error_code ec;
+    buffer_.consume(parser_->put(buffer_.data(), ec));
+    if (ec != beast_http::error::need_more) {
+      on_head(ec);
+      return;
+    }
+  }
   stream_.expires_after(config_.header_timeout);
   beast_http::async_read_header(
       stream_, buffer_, *parser_,
@@ -237,8 +252,30 @@ void Connection::write_response(const ResponseFraming& framing) {
   out_[1] = ResponseHead::sends_body(response_.status, framing.head_request)
                 ? asio::buffer(response_.body)
                 : asio::const_buffer();
+  // Most responses fit in the socket's send buffer: one non-blocking write sends them without
+  // the write timer and the completion a composed write costs. The rest, if any, goes out
+  // asynchronously under write_timeout. Bytes of a next pipelined request already buffered are
+  // answered through a post, so a long pipeline does not answer request after request on one
+  // ever deeper stack.
+  error_code ec;
+  const std::size_t sent = try_write_first_ ? stream_.socket().write_some(out_, ec) : 0;
+  if (ec == asio::error::would_block || ec == asio::error::try_again) ec = {};
+  if (!ec && sent == asio::buffer_size(out_)) {
+    if (buffer_.size() == 0) {
+      on_written(ec);
+    } else {
+      asio::post(stream_.get_executor(), [self = shared_from_this()] { self->on_written({}); });
+    }
+    return;
+  }
+  if (ec) {
+    close_now();
+    return;
+  }
+  unsent_ = beast::buffers_suffix<std::array<asio::const_buffer, 2>>(out_);
+  unsent_.consume(sent);
   stream_.expires_after(config_.write_timeout);
-  asio::async_write(stream_, out_, [self = shared_from_this()](error_code ec, std::size_t) {
+  asio::async_write(stream_, unsent_, [self = shared_from_this()](error_code ec, std::size_t) {
     self->on_written(ec);
   });
 }

@@ -6,6 +6,7 @@
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include <boost/beast/core/buffers_suffix.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/parser.hpp>
@@ -75,7 +76,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Response response_;
   ResponseHead head_;
   std::array<boost::asio::const_buffer, 2> out_;
+  // What a non-blocking write left of out_ for the asynchronous one.
+  boost::beast::buffers_suffix<std::array<boost::asio::const_buffer, 2>> unsent_;
   bool keep_alive_ = false;
+  bool try_write_first_ = false;  // the socket is non-blocking
 };
 
 }  // namespace leadline::http
