@@ -23,7 +23,6 @@ struct UsageKey {
   std::string key_id;
   std::int64_t hour = 0;
   std::string endpoint;
-  friend bool operator==(const UsageKey&, const UsageKey&) = default;
 };
 
 // The same key as views, so that counting a request whose key is already there copies nothing.
