@@ -536,7 +536,12 @@ PageFacts search_page_by_id(sql::Connection& c, const SearchResultCache& cache,
   };
   // The statements' plans depend on the needle (how many leads it matches).
   constexpr sql::Planning kPerValues = sql::Planning::kPerValues;
-  const sql::ListStatements list = sql::build_list_statements(sql, query.page, c.dialect());
+  // Built only where the ordinary page is read: a hit that places its page needs none of it.
+  std::optional<sql::ListStatements> built;
+  const auto list = [&]() -> const sql::ListStatements& {
+    if (!built) built = sql::build_list_statements(sql, query.page, c.dialect());
+    return *built;
+  };
   std::optional<std::int64_t> version;
   const std::optional<CachedSearch> entry = cache.find(key);
   if (entry) {
@@ -553,7 +558,7 @@ PageFacts search_page_by_id(sql::Connection& c, const SearchResultCache& cache,
       st.push_back({by_ids, sql::Params().text(encode_string_array(ids)).id(ws)});
     } else {
       st.push_back(
-          {list.page_sql, sql::Params(std::vector<sql::Value>(list.page_params)), kPerValues});
+          {list().page_sql, sql::Params(std::vector<sql::Value>(list().page_params)), kPerValues});
     }
     std::vector<sql::Rows> rows = c.query_together(std::move(st));
     version = read_int(rows[0]);
@@ -579,11 +584,12 @@ PageFacts search_page_by_id(sql::Connection& c, const SearchResultCache& cache,
   std::vector<sql::Statement> st;
   if (!version) st.push_back({version_sql, sql::Params().id(ws)});
   st.push_back(
-      {list.count_sql, sql::Params(std::vector<sql::Value>(list.count_params)), kPerValues});
+      {list().count_sql, sql::Params(std::vector<sql::Value>(list().count_params)), kPerValues});
   if (with_matches) {
     st.push_back({matches_sql, sql::Params(std::vector<sql::Value>(sql.params)), kPerValues});
   }
-  st.push_back({list.page_sql, sql::Params(std::vector<sql::Value>(list.page_params)), kPerValues});
+  st.push_back(
+      {list().page_sql, sql::Params(std::vector<sql::Value>(list().page_params)), kPerValues});
   std::vector<sql::Rows> rows = c.query_together(std::move(st));
   std::size_t next = 0;
   CachedSearch fresh;

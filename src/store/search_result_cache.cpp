@@ -82,9 +82,7 @@ void append_field(std::string& key, std::string_view field) {
 void SearchResult::add(std::int64_t rowid, std::string_view id,
                        const std::vector<SortValue>& keys) {
   rowids_.push_back(rowid);
-  ids_ += id;
-  id_ends_.push_back(static_cast<std::uint32_t>(ids_.size()));
-  keys_.insert(keys_.end(), keys.begin(), keys.end());
+  add(id, keys);
 }
 
 void SearchResult::add(std::string_view id, const std::vector<SortValue>& keys) {
