@@ -70,22 +70,20 @@ Outcome get_conversation(ResourceContext& ctx) {
   std::int64_t messages = 0;
   bool found = false;
   respond_data(ctx.response, Success::kOk, [&](JsonWriter&) {
-    std::string& body = ctx.response.body;
-    const std::size_t start = body.size();
     std::optional<JsonWriter> w;
-    found = ctx.db.conversations().visit(
-        ctx.workspace, domain::ConversationId{value(id)},
-        [&](const domain::Conversation& c) {
-          // A read the engine runs again (a lost connection) starts over.
-          body.resize(start);
-          messages = 0;
-          record_json::begin_conversation_detail(w.emplace(body), c);
-        },
-        [&](const domain::Message& m) {
-          record_json::write_message(*w, m);
-          ++messages;
-        });
-    if (found) record_json::end_conversation_detail(*w, messages);
+    found = ctx.db.conversations().render(
+        ctx.workspace, domain::ConversationId{value(id)}, ctx.response.body,
+        {.head =
+             [&](const domain::Conversation& c) {
+               messages = 0;
+               record_json::begin_conversation_detail(w.emplace(ctx.response.body), c);
+             },
+         .message =
+             [&](const domain::Message& m) {
+               record_json::write_message(*w, m);
+               ++messages;
+             },
+         .end = [&] { record_json::end_conversation_detail(*w, messages); }});
   });
   if (!found) return record_not_found("conversation");
   return kAnswered;

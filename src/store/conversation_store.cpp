@@ -113,6 +113,16 @@ std::optional<domain::Conversation> select_detail(sql::Connection& conn,
   return read_own_fields_and_people(row, 6);
 }
 
+// The version of what getting the conversation shows, in the connection's snapshot; nullopt
+// where the engine keeps none.
+std::optional<std::int64_t> conversation_version(sql::Connection& c, const domain::WorkspaceId& ws,
+                                                 const domain::ConversationId& id) {
+  const std::string_view sql = c.dialect().conversation_version();
+  if (sql.empty()) return std::nullopt;
+  auto rows = c.query(sql, sql::Params().id(ws).id(id));
+  return rows.next() ? rows.int64(0) : 0;
+}
+
 // The fields a PATCH may change, locked for the rest of the write where writers run at once.
 std::optional<ConversationFields> select_patchable(sql::Connection& conn,
                                                    const domain::WorkspaceId& ws,
@@ -195,17 +205,38 @@ std::optional<domain::ConversationWithMessages> ConversationStore::get(
       });
 }
 
-bool ConversationStore::visit(const domain::WorkspaceId& ws, const domain::ConversationId& id,
-                              const ItemVisitor<domain::Conversation>& head,
-                              const ItemVisitor<domain::Message>& each_message) {
+bool ConversationStore::render(const domain::WorkspaceId& ws, const domain::ConversationId& id,
+                               std::string& out, const ConversationWriter& writer) {
   static const Operation op("get_conversation");
-  return runner_.snapshot(op, [&](sql::Connection& c) {
+  std::string key;
+  key.append(std::to_string(ws.value.size())).append(":").append(ws.value).append(id.value);
+  // One statement, no transaction: the version alone says whether the kept bytes still stand.
+  if (const KeptRendering* kept = renderings_.find(key)) {
+    const bool current = runner_.read(
+        op, [&](sql::Connection& c) { return conversation_version(c, ws, id) == kept->version; });
+    if (current) {
+      out.append(kept->bytes);
+      return true;
+    }
+  }
+  const std::size_t start = out.size();
+  std::optional<std::int64_t> version;
+  const bool found = runner_.snapshot(op, [&](sql::Connection& c) {
+    // A read the engine runs again (a lost connection) starts over.
+    out.resize(start);
+    version = conversation_version(c, ws, id);
     const auto conversation = select_detail(c, ws, id);
     if (!conversation) return false;
-    head(*conversation);
-    visit_messages(c, ws, id, each_message);
+    writer.head(*conversation);
+    visit_messages(c, ws, id, writer.message);
+    writer.end();
     return true;
   });
+  const std::size_t written = out.size() - start;
+  if (found && version && written <= renderings_.budget_bytes() / 4) {
+    renderings_.put(key, KeptRendering{*version, out.substr(start)}, written);
+  }
+  return found;
 }
 
 UpdateResult<domain::ConversationPatchResult> ConversationStore::update(

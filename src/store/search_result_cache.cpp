@@ -1,11 +1,8 @@
-// One least-recently-used list per thread, found through a thread_local; the entries keep what
-// a page needs (rowid, id, sort key values) in flat arrays.
+// The entries keep what a page needs (rowid, id, sort key values) in flat arrays, in one
+// least-recently-used map per thread (thread_local_lru.hpp).
 #include "store/search_result_cache.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <list>
-#include <unordered_map>
 #include <utility>
 #include <variant>
 
@@ -34,41 +31,6 @@ std::optional<int> compare_values(const SortValue& a, const SortValue& b) {
   const long double x = number(a);
   const long double y = number(b);
   return (x > y) - (x < y);
-}
-
-struct Node {
-  std::string key;
-  CachedSearch search;
-  std::size_t bytes;
-};
-
-struct Shard {
-  std::uint64_t owner = 0;
-  std::list<Node> lru;  // most recently used first
-  std::unordered_map<std::string, std::list<Node>::iterator> index;
-  std::size_t bytes = 0;
-
-  void clear() {
-    index.clear();
-    lru.clear();
-    bytes = 0;
-  }
-};
-
-// The calling thread's entries, emptied when another cache than last time asks (a process
-// with one store keeps them; tests with several stores on one thread start over each time).
-Shard& shard_of(std::uint64_t owner) {
-  thread_local Shard shard;
-  if (shard.owner != owner) {
-    shard.clear();
-    shard.owner = owner;
-  }
-  return shard;
-}
-
-std::uint64_t next_owner() {
-  static std::atomic<std::uint64_t> owners{0};
-  return ++owners;
 }
 
 void append_field(std::string& key, std::string_view field) {
@@ -157,37 +119,20 @@ std::size_t SearchResult::bytes() const {
          id_ends_.capacity() * sizeof(std::uint32_t);
 }
 
-SearchResultCache::SearchResultCache(std::size_t budget_bytes)
-    : budget_bytes_(budget_bytes), owner_(next_owner()) {}
+SearchResultCache::SearchResultCache(std::size_t budget_bytes) : entries_(budget_bytes) {}
 
 std::optional<CachedSearch> SearchResultCache::find(const std::string& key) const {
-  Shard& shard = shard_of(owner_);
-  const auto it = shard.index.find(key);
-  if (it == shard.index.end()) return std::nullopt;
-  shard.lru.splice(shard.lru.begin(), shard.lru, it->second);
-  return it->second->search;
+  const CachedSearch* kept = entries_.find(key);
+  if (kept == nullptr) return std::nullopt;
+  return *kept;
 }
 
 void SearchResultCache::put(const std::string& key, CachedSearch search) const {
-  const std::size_t entry = 2 * key.size() + sizeof(Node);
-  if (search.matches && entry + search.matches->bytes() > budget_bytes_ / 2) {
+  if (search.matches && 2 * key.size() + search.matches->bytes() > budget_bytes() / 2) {
     search.matches.reset();
   }
-  const std::size_t bytes = entry + (search.matches ? search.matches->bytes() : 0);
-  Shard& shard = shard_of(owner_);
-  if (const auto it = shard.index.find(key); it != shard.index.end()) {
-    shard.bytes -= it->second->bytes;
-    shard.lru.erase(it->second);
-    shard.index.erase(it);
-  }
-  while (!shard.lru.empty() && shard.bytes + bytes > budget_bytes_) {
-    shard.bytes -= shard.lru.back().bytes;
-    shard.index.erase(shard.lru.back().key);
-    shard.lru.pop_back();
-  }
-  shard.lru.push_front({key, std::move(search), bytes});
-  shard.index.emplace(key, shard.lru.begin());
-  shard.bytes += bytes;
+  const std::size_t bytes = search.matches ? search.matches->bytes() : 0;
+  entries_.put(key, std::move(search), bytes);
 }
 
 namespace {

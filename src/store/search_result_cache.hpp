@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "store/list_query.hpp"
+#include "store/thread_local_lru.hpp"
 
 namespace leadline::store {
 
@@ -68,11 +69,10 @@ class SearchResultCache {
   // Keeps the count, and the matches unless they alone take more than half the budget.
   void put(const std::string& key, CachedSearch search) const;
 
-  std::size_t budget_bytes() const { return budget_bytes_; }
+  std::size_t budget_bytes() const { return entries_.budget_bytes(); }
 
  private:
-  std::size_t budget_bytes_;
-  std::uint64_t owner_;  // tells this cache's thread entries from another's
+  ThreadLocalLru<CachedSearch> entries_;
 };
 
 // The cache key of a lead search at `version`: every field that decides the matches and their

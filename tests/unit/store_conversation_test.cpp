@@ -94,14 +94,27 @@ TEST_P(ConversationTest, GetOneCarriesVisitorAgentAndMessagesOldestFirst) {
 }
 
 // get-one's streamed read: the conversation as get() reads it, then its messages oldest
-// first, each in the one record refilled per row; nothing for another workspace's id.
-TEST_P(ConversationTest, VisitGivesWhatGetReadsWithoutCopies) {
+// first, each in the one record refilled per row, then the end; what the writer appended is
+// the answer, and again the next time; nothing for another workspace's id.
+TEST_P(ConversationTest, RenderGivesWhatGetReadsWithoutCopies) {
   const auto got = *store_->conversations().get(ws_, full_id_);
   std::vector<domain::Conversation> heads;
   std::vector<domain::Message> messages;
-  ASSERT_TRUE(store_->conversations().visit(
-      ws_, full_id_, [&](const domain::Conversation& c) { heads.push_back(c); },
-      [&](const domain::Message& m) { messages.push_back(m); }));
+  std::string out = "before|";
+  std::string* into = &out;  // what render appends to
+  const ConversationWriter writer{.head =
+                                      [&](const domain::Conversation& c) {
+                                        heads.push_back(c);
+                                        *into += c.id.value;
+                                      },
+                                  .message =
+                                      [&](const domain::Message& m) {
+                                        messages.push_back(m);
+                                        into->append("|").append(m.content);
+                                      },
+                                  .end = [&] { *into += "|end"; }};
+  ASSERT_TRUE(store_->conversations().render(ws_, full_id_, out, writer));
+  EXPECT_EQ(out, "before|" + full_id_.value + "|first|second|bot says|end");
   ASSERT_EQ(heads.size(), 1u);
   const auto& c = heads[0];
   EXPECT_EQ(c.id, got.conversation.id);
@@ -127,11 +140,22 @@ TEST_P(ConversationTest, VisitGivesWhatGetReadsWithoutCopies) {
     EXPECT_EQ(messages[i].created_at, got.messages[i].created_at);
   }
 
+  // SQLite keeps the rendering: the same bytes, without reading the rows again.
+  std::string again = "before|";
+  into = &again;
+  ASSERT_TRUE(store_->conversations().render(ws_, full_id_, again, writer));
+  EXPECT_EQ(again, out);
+  EXPECT_EQ(heads.size(), store_->engine().remote() ? 2u : 1u);
+
   bool called = false;
-  EXPECT_FALSE(store_->conversations().visit(
-      other_ws_, full_id_, [&](const domain::Conversation&) { called = true; },
-      [&](const domain::Message&) { called = true; }));
+  std::string none = "before";
+  EXPECT_FALSE(
+      store_->conversations().render(other_ws_, full_id_, none,
+                                     {.head = [&](const domain::Conversation&) { called = true; },
+                                      .message = [&](const domain::Message&) { called = true; },
+                                      .end = [&] { called = true; }}));
   EXPECT_FALSE(called);
+  EXPECT_EQ(none, "before");
 }
 
 TEST_P(ConversationTest, BareConversationHasNullVisitorAndAgent) {

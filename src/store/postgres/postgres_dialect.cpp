@@ -60,6 +60,9 @@ class PostgresDialect final : public sql::Dialect {
     return "SELECT CAST(COALESCE(SUM(version), 0) AS BIGINT) FROM lead_versions "
            "WHERE workspace_id = ?";
   }
+  // A get is one round trip either way; a kept rendering would save PostgreSQL's work but not
+  // the trip, and the triggers would cost every contact write.
+  std::string_view conversation_version() const override { return ""; }
 
   // Containment of a one-element array, which the GIN index on the tags serves; the planner's
   // statistics weigh it against walking the sort's index.

@@ -83,6 +83,11 @@ class Dialect {
   // writers seldom share one; no row: 0); "" where none is kept.
   virtual std::string_view lead_version() const = 0;
 
+  // A query taking the workspace and conversation ids whose one row, if any, holds the version of
+  // what getting the conversation shows, which every write changing it raises in its own
+  // transaction (SQLite, migration 0014; no row: 0); "" where none is kept.
+  virtual std::string_view conversation_version() const = 0;
+
   // Keeps the list's rows whose tag array holds `tag`, through an index.
   virtual void add_tag_filter(ListSql& sql, const TagTarget& target,
                               const std::string& tag) const = 0;

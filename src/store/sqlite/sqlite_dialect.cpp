@@ -73,6 +73,10 @@ class SqliteDialect final : public sql::Dialect {
   std::string_view lead_version() const override {
     return "SELECT version FROM lead_versions WHERE workspace_id = ?";
   }
+  std::string_view conversation_version() const override {
+    return "SELECT version FROM conversation_versions WHERE workspace_id = ? AND "
+           "conversation_id = ?";
+  }
 
   // Keeps the rows whose column contains the needle: through the trigram index when the needle
   // is long enough for one, else by scanning with instr(), which, unlike LIKE, has no wildcard
