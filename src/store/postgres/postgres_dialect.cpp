@@ -105,11 +105,11 @@ class PostgresDialect final : public sql::Dialect {
   // Freshly inserted rows leave PostgreSQL work for later: the first reader of each page sets
   // its hint bits, a GIN index answers from its unsorted pending list, and insert-triggered
   // autovacuum (then autoanalyze, since the ANALYZE above ran before the rows were committed)
-  // reads and rewrites every new page a minute or so later, on the cores that serve requests.
-  // Right after a 100k import that made the first scenarios' p99 3-7x the settled one. Done
-  // here instead, before the import returns: VACUUM marks the pages all-visible and flushes the
-  // pending lists; ANALYZE with it resets the counters that would trigger autoanalyze. VACUUM
-  // cannot run in a transaction block, hence one statement on its own after the commit.
+  // reads and rewrites every new page a minute or so later, on the cores that serve requests
+  // (docs/design.md, "Imports"). Done here instead, before the import returns: VACUUM marks the
+  // pages all-visible and flushes the pending lists; ANALYZE with it resets the counters that
+  // would trigger autoanalyze. VACUUM cannot run in a transaction block, hence one statement on
+  // its own after the commit.
   void after_import_commit(sql::Connection& conn, const std::string& tables) const override {
     conn.execute_script("VACUUM (ANALYZE) " + tables);
   }
