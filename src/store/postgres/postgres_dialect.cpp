@@ -110,7 +110,13 @@ class PostgresDialect final : public sql::Dialect {
   // pages all-visible and flushes the pending lists; ANALYZE with it resets the counters that
   // would trigger autoanalyze. VACUUM cannot run in a transaction block, hence one statement on
   // its own after the commit.
+  // The import's row counts reach the statistics autovacuum reads when its backend next goes
+  // idle, at most once a second: a short import's could land after the VACUUM reset them, and
+  // trigger the autovacuum after all. They are flushed first (pg_stat_force_next_flush,
+  // PostgreSQL 15: at the end of that statement), on the import's own connection, which the
+  // pool hands back first.
   void after_import_commit(sql::Connection& conn, const std::string& tables) const override {
+    conn.execute_script("SELECT pg_stat_force_next_flush()");
     conn.execute_script("VACUUM (ANALYZE) " + tables);
   }
 
