@@ -2,7 +2,9 @@
 // and the first failure; the statements are the stores' own, run in the batch's transaction.
 #include "store/import_store.hpp"
 
+#include <exception>
 #include <optional>
+#include <string>
 #include <unordered_set>
 
 #include "domain/unicode_text.hpp"
@@ -203,12 +205,24 @@ class ImportWalk {
   std::unordered_set<std::string> collected_emails_;
 };
 
+// The tables a stored batch wrote to, for the engine's after-import upkeep: a conversation's
+// visitor may be a contact created or touched (last_activity), and every record has its event.
+std::string tables_written(const ImportCounts& counts) {
+  std::string tables;
+  if (counts.leads > 0) tables.append("leads, ");
+  if (counts.contacts > 0 || counts.conversations > 0) tables.append("contacts, ");
+  if (counts.conversations > 0) tables.append("conversations, messages, ");
+  tables.append("events, webhook_deliveries, record_counts, lead_versions");
+  return tables;
+}
+
 }  // namespace
 
 std::variant<ImportCounts, ImportFailure> ImportStore::apply(const domain::WorkspaceId& ws,
                                                              const std::vector<ImportItem>& items) {
   static const Operation op("import_batch");
-  return runner_.write_if(
+  static const Operation upkeep("import_upkeep");
+  auto result = runner_.write_if(
       op,
       [&](sql::Connection& c) {
         c.dialect().before_import(c, ws);
@@ -218,6 +232,17 @@ std::variant<ImportCounts, ImportFailure> ImportStore::apply(const domain::Works
         return result;
       },
       [](const auto& result) { return std::holds_alternative<ImportCounts>(result); });
+  if (const auto* counts = std::get_if<ImportCounts>(&result)) {
+    // The rows are committed whatever happens here: upkeep that fails (the server gone away)
+    // only leaves the work to PostgreSQL's autovacuum, as before, and is not the import's error.
+    try {
+      runner_.read(upkeep, [&](sql::Connection& c) {
+        c.dialect().after_import_commit(c, tables_written(*counts));
+      });
+    } catch (const std::exception&) {
+    }
+  }
+  return result;
 }
 
 }  // namespace leadline::store

@@ -235,6 +235,43 @@ TEST_F(ImportTest, PostgresHasStatisticsOfTheImportedTablesAtOnce) {
   }
 }
 
+// An import leaves the tables it filled vacuumed and analysed, with nothing counted since: no
+// insert-triggered autovacuum or autoanalyze comes a minute later to do that work while the
+// first requests are served (BENCHMARKS.md, "Where the time goes now"). Whether the pages were
+// marked all-visible depends on the snapshots open meanwhile (an autovacuum worker's ANALYZE of
+// this fresh database's catalogs, say), so the statistics tell instead.
+TEST_F(ImportTest, PostgresLeavesTheImportedTablesVacuumed) {
+  if (test_backend() != Backend::kPostgres) GTEST_SKIP() << "SQLite has no VACUUM to leave";
+  std::vector<json::value> lines;
+  for (int i = 0; i < 2000; ++i) {
+    lines.push_back(json::object{{"type", "lead"}, {"visitor_name", "Lead " + std::to_string(i)}});
+    lines.push_back(json::object{{"type", "contact"},
+                                 {"first_name", "C" + std::to_string(i)},
+                                 {"email", "c" + std::to_string(i) + "@example.com"}});
+  }
+  import_text(jsonl(lines));
+  lines.clear();
+  const std::string t = timestamp_from_now(-60'000ms);
+  for (int i = 0; i < 200; ++i) {
+    json::array messages;
+    for (int m = 0; m < 5; ++m) messages.push_back(message_line("Message " + std::to_string(m), t));
+    // Visitors are contacts of the first file, whose last activity the import raises.
+    lines.push_back(conversation_line(
+        {{"first_name", "C"}, {"email", "c" + std::to_string(i * 10) + "@example.com"}}, messages,
+        t));
+  }
+  import_text(jsonl(lines));
+  for (const std::string table : {"leads", "contacts", "conversations", "messages", "events"}) {
+    SCOPED_TRACE(table);
+    EXPECT_EQ(postgres_scalar(db_url(),
+                              "SELECT (last_vacuum IS NOT NULL)::text || ' ' || "
+                              "n_ins_since_vacuum::text || ' ' || n_mod_since_analyze::text "
+                              "FROM pg_stat_user_tables WHERE relname = '" +
+                                  table + "'"),
+              "true 0 0");
+  }
+}
+
 // An import leaves each trigram index merged into one segment; otherwise the writes after it
 // carry on FTS5's merging of the import's segments (BENCHMARKS.md, "Round 3"). FTS5 tells a
 // 'merge' that found segments to merge by two or more changes, a no-op by one.

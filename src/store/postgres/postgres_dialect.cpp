@@ -88,8 +88,12 @@ class PostgresDialect final : public sql::Dialect {
   // tables it fills have no statistics of their new rows until the ANALYZE at its end, and the
   // plan cache's generic plans, built on the stale ones, made a conversation import 3x slower
   // (2,000 conversations with 10 messages each: 20.5 s against 7.2 s).
+  // The import's commit is flushed before it returns even where the server's default is
+  // synchronous_commit=off: until then no reader may set the hint bits of its rows, so the VACUUM
+  // after it (after_import_commit) could mark none of their pages all-visible.
   void before_import(sql::Connection& conn, const domain::WorkspaceId&) const override {
     conn.execute("SELECT set_config('leadline.deferred_counts', 'on', true)");
+    conn.execute("SELECT set_config('synchronous_commit', 'on', true)");
     conn.execute(
         "SELECT set_config('plan_cache_mode', 'force_custom_plan', true) FROM pg_settings "
         "WHERE name = 'plan_cache_mode'");
@@ -100,6 +104,23 @@ class PostgresDialect final : public sql::Dialect {
     conn.execute_script(
         "ANALYZE leads, contacts, conversations, messages, events, webhook_deliveries, "
         "record_counts");
+  }
+  // Freshly inserted rows leave PostgreSQL work for later: the first reader of each page sets
+  // its hint bits, a GIN index answers from its unsorted pending list, and insert-triggered
+  // autovacuum (then autoanalyze, since the ANALYZE above ran before the rows were committed)
+  // reads and rewrites every new page a minute or so later, on the cores that serve requests
+  // (docs/design.md, "Imports"). Done here instead, before the import returns: VACUUM marks the
+  // pages all-visible and flushes the pending lists; ANALYZE with it resets the counters that
+  // would trigger autoanalyze. VACUUM cannot run in a transaction block, hence one statement on
+  // its own after the commit.
+  // The import's row counts reach the statistics autovacuum reads when its backend next goes
+  // idle, at most once a second: a short import's could land after the VACUUM reset them, and
+  // trigger the autovacuum after all. They are flushed first (pg_stat_force_next_flush,
+  // PostgreSQL 15: at the end of that statement), on the import's own connection, which the
+  // pool hands back first.
+  void after_import_commit(sql::Connection& conn, const std::string& tables) const override {
+    conn.execute_script("SELECT pg_stat_force_next_flush()");
+    conn.execute_script("VACUUM (ANALYZE) " + tables);
   }
 
   std::string_view migration_table() const override { return "schema_migrations"; }

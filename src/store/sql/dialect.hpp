@@ -100,6 +100,9 @@ class Dialect {
   // Run inside an import's transaction, before its first and after its last record.
   virtual void before_import(Connection& conn, const domain::WorkspaceId& ws) const = 0;
   virtual void after_import(Connection& conn, const domain::WorkspaceId& ws) const = 0;
+  // Run once the import has committed, outside any transaction, on the tables it wrote to
+  // (comma-separated): the engine's own after-load upkeep, done before the import returns.
+  virtual void after_import_commit(Connection& conn, const std::string& tables) const = 0;
 
   // The table recording applied migrations, its definition, and a statement that makes
   // concurrent migrators wait for each other ("" where the write transaction already does).
