@@ -117,9 +117,11 @@ class PostgresDialect final : public sql::Dialect {
   // idle, at most once a second: a short import's could land after the VACUUM reset them, and
   // trigger the autovacuum after all. They are flushed first (pg_stat_force_next_flush,
   // PostgreSQL 15: at the end of that statement), on the import's own connection, which the
-  // pool hands back first.
+  // pool hands back first. An older server has no such function and still gets the VACUUM.
   void after_import_commit(sql::Connection& conn, const std::string& tables) const override {
-    conn.execute_script("SELECT pg_stat_force_next_flush()");
+    conn.execute_script(
+        "DO $$ BEGIN IF current_setting('server_version_num')::int >= 150000 THEN "
+        "PERFORM pg_stat_force_next_flush(); END IF; END $$");
     conn.execute_script("VACUUM (ANALYZE) " + tables);
   }
 
