@@ -215,16 +215,22 @@ TEST_F(ImportTest, EmptyInputImportsNothing) {
             (json::object{{"conversations", 0}, {"contacts", 0}, {"leads", 0}, {"messages", 0}}));
 }
 
-// Planned without statistics, the first lists after an import took seconds on PostgreSQL.
-TEST_F(ImportTest, PostgresHasStatisticsOfTheImportedTablesAtOnce) {
-  if (test_backend() != Backend::kPostgres) GTEST_SKIP() << "SQLite keeps no planner statistics";
+// `n` leads "Lead i" and `n` contacts "Ci" <ci@example.com>, alternating.
+std::vector<json::value> leads_and_contacts(int n) {
   std::vector<json::value> lines;
-  for (int i = 0; i < 2000; ++i) {
+  for (int i = 0; i < n; ++i) {
     lines.push_back(json::object{{"type", "lead"}, {"visitor_name", "Lead " + std::to_string(i)}});
     lines.push_back(json::object{{"type", "contact"},
                                  {"first_name", "C" + std::to_string(i)},
                                  {"email", "c" + std::to_string(i) + "@example.com"}});
   }
+  return lines;
+}
+
+// Planned without statistics, the first lists after an import took seconds on PostgreSQL.
+TEST_F(ImportTest, PostgresHasStatisticsOfTheImportedTablesAtOnce) {
+  if (test_backend() != Backend::kPostgres) GTEST_SKIP() << "SQLite keeps no planner statistics";
+  std::vector<json::value> lines = leads_and_contacts(2000);
   import_text(jsonl(lines));
   for (const std::string table : {"leads", "contacts", "events"}) {
     SCOPED_TRACE(table);
@@ -242,13 +248,7 @@ TEST_F(ImportTest, PostgresHasStatisticsOfTheImportedTablesAtOnce) {
 // this fresh database's catalogs, say), so the statistics tell instead.
 TEST_F(ImportTest, PostgresLeavesTheImportedTablesVacuumed) {
   if (test_backend() != Backend::kPostgres) GTEST_SKIP() << "SQLite has no VACUUM to leave";
-  std::vector<json::value> lines;
-  for (int i = 0; i < 2000; ++i) {
-    lines.push_back(json::object{{"type", "lead"}, {"visitor_name", "Lead " + std::to_string(i)}});
-    lines.push_back(json::object{{"type", "contact"},
-                                 {"first_name", "C" + std::to_string(i)},
-                                 {"email", "c" + std::to_string(i) + "@example.com"}});
-  }
+  std::vector<json::value> lines = leads_and_contacts(2000);
   import_text(jsonl(lines));
   lines.clear();
   const std::string t = timestamp_from_now(-60'000ms);
