@@ -66,7 +66,7 @@ class Inspector {
 class PostgresStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    url_ = leadline_test::fresh_postgres_database();
+    url_ = leadline_test::fresh_empty_postgres_database();
     first_ = open_database(url_);
     second_ = open_database(url_);
     ws_ = first_->workspaces().create("Workspace A").id;
@@ -291,7 +291,7 @@ class QueryPlanTest : public ::testing::Test {
 
   void SetUp() override {
     if (!std::getenv("LEADLINE_EXPLAIN_PLANS")) GTEST_SKIP() << "set LEADLINE_EXPLAIN_PLANS=1";
-    url_ = leadline_test::fresh_postgres_database();
+    url_ = leadline_test::fresh_empty_postgres_database();
     store_ = open_database(url_);
     ws_ = store_->workspaces().create("Big").id;
     const auto other = store_->workspaces().create("Other").id;

@@ -86,7 +86,8 @@ inline std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
 class StoreTest : public ::testing::TestWithParam<Backend> {
  protected:
   void SetUp() override {
-    if (backend() == Backend::kPostgres) postgres_url_ = leadline_test::fresh_postgres_database();
+    if (backend() == Backend::kPostgres)
+      postgres_url_ = leadline_test::fresh_empty_postgres_database();
     store_ = open_database(url(), clock_);
     ws_ = store_->workspaces().create("Workspace A").id;
     other_ws_ = store_->workspaces().create("Workspace B").id;
@@ -102,7 +103,7 @@ class StoreTest : public ::testing::TestWithParam<Backend> {
 
   // Another fresh, empty database of the same backend.
   std::string other_database_url() {
-    if (backend() == Backend::kPostgres) return leadline_test::fresh_postgres_database();
+    if (backend() == Backend::kPostgres) return leadline_test::fresh_empty_postgres_database();
     other_dirs_.push_back(std::make_unique<TempDir>());
     return "sqlite:" + (other_dirs_.back()->path() / "other.db").string();
   }
