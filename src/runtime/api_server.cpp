@@ -126,6 +126,7 @@ void run_api_server(const RuntimeConfig& config, store::Database& db,
     if (admin_server) admin_server->stop();
   });
 
+  db.engine().warm_up();
   const std::string address = server.listen();
   std::optional<std::string> admin_address;
   if (admin_server) admin_address = admin_server->listen();

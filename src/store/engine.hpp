@@ -66,6 +66,11 @@ class Engine {
   // probes). Never throws.
   virtual bool ping() = 0;
 
+  // Readies, before a server listens, what its first requests would otherwise wait for: on a
+  // database server, the pool's connections opened and their catalog caches filled. Best effort:
+  // never throws; what it could not do is done by the first requests, as without it.
+  virtual void warm_up() {}
+
   // The pool's connections now; nothing for an engine that does not count them.
   virtual std::optional<PoolCounts> pool_counts() { return std::nullopt; }
 

@@ -47,6 +47,7 @@ class ConnectionPool {
   void drop_idle();
 
   const std::string& conninfo() const { return conninfo_; }
+  std::size_t max_size() const { return max_size_; }
 
   // Idle and leased (or being connected) connections now.
   PoolCounts counts();

@@ -25,7 +25,8 @@ class PostgresEngine final : public Engine {
                  std::size_t pool_size = kDefaultPoolSize);
 
   void run(Access access, Work work) override;
-  bool ping() override;  // in postgres_ping.cpp
+  bool ping() override;     // in postgres_ping.cpp
+  void warm_up() override;  // in postgres_warm_up.cpp
   std::optional<PoolCounts> pool_counts() override { return pool_.counts(); }
   bool remote() const override { return true; }
 
