@@ -422,7 +422,8 @@ CachedSearch search_matches(sql::Connection& c, const SearchResultCache& cache,
     if (rows.next()) version = rows.int64(0);
   }
   const std::string key = lead_search_key(ws.value, version, query);
-  if (auto hit = cache.find(key)) return *hit;
+  SearchResultCache::Miss miss;
+  if (auto hit = cache.find(key, miss)) return *hit;
   const sql::ListStatements st = sql::build_list_statements(sql, query.page, c.dialect());
   CachedSearch out;
   {
@@ -431,7 +432,7 @@ CachedSearch search_matches(sql::Connection& c, const SearchResultCache& cache,
     out.count = rows.int64(0);
   }
   if (out.count <= kMaxCachedMatches) out.matches = read_matches(c, sql);
-  cache.put(key, out);
+  cache.put(key, out, miss);
   return out;
 }
 
@@ -543,7 +544,8 @@ PageFacts search_page_by_id(sql::Connection& c, const SearchResultCache& cache,
     return *built;
   };
   std::optional<std::int64_t> version;
-  const std::optional<CachedSearch> entry = cache.find(key);
+  SearchResultCache::Miss miss;
+  const std::optional<CachedSearch> entry = cache.find(key, miss);
   if (entry) {
     std::optional<PlacedPage> placed;
     if (entry->matches) placed = place_page(*entry->matches, query);
@@ -601,7 +603,7 @@ PageFacts search_page_by_id(sql::Connection& c, const SearchResultCache& cache,
       fresh.matches = read_matches_from(matches, sql.keys.size(), false);
     }
   }
-  cache.put(key, fresh);
+  cache.put(key, fresh, miss);
   PageFacts out = sql::read_page_rows(rows[next], query.page, sql.keys.size(), each_row);
   out.total_count = fresh.count;
   return out;

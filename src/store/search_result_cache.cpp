@@ -3,6 +3,7 @@
 #include "store/search_result_cache.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 #include <variant>
 
@@ -133,6 +134,67 @@ void SearchResultCache::put(const std::string& key, CachedSearch search) const {
   }
   const std::size_t bytes = search.matches ? search.matches->bytes() : 0;
   entries_.put(key, std::move(search), bytes);
+}
+
+std::optional<CachedSearch> SearchResultCache::find(const std::string& key, Miss& miss) const {
+  if (auto kept = find(key)) return kept;
+  std::unique_lock lock(flights_mutex_);
+  const auto [it, first] = flights_.try_emplace(key);
+  if (first) {
+    miss.cache_ = this;
+    miss.key_ = key;
+    return std::nullopt;
+  }
+  // Longer than any search's read; past it, this thread reads for itself rather than hang.
+  constexpr std::chrono::seconds kLongestWait{10};
+  Flight& flight = it->second;
+  ++flight.waiters;
+  flight_landed_.wait_for(lock, kLongestWait, [&] { return flight.done; });
+  if (!flight.read) {
+    if (--flight.waiters == 0 && flight.done) flights_.erase(it);
+    return std::nullopt;
+  }
+  CachedSearch result = flight.result;
+  if (--flight.waiters == 0) flights_.erase(it);
+  lock.unlock();
+  put(key, result);
+  return result;
+}
+
+void SearchResultCache::put(const std::string& key, CachedSearch search, Miss& miss) const {
+  put(key, search);
+  if (miss.cache_ != nullptr) {
+    miss.cache_ = nullptr;
+    land(key, &search);
+  }
+}
+
+int SearchResultCache::waiting_for(const std::string& key) const {
+  std::lock_guard lock(flights_mutex_);
+  const auto it = flights_.find(key);
+  return it == flights_.end() ? 0 : it->second.waiters;
+}
+
+SearchResultCache::Miss::~Miss() {
+  if (cache_ != nullptr) cache_->land(key_, nullptr);
+}
+
+void SearchResultCache::land(const std::string& key, const CachedSearch* result) const {
+  {
+    std::lock_guard lock(flights_mutex_);
+    const auto it = flights_.find(key);
+    if (it == flights_.end()) return;
+    if (it->second.waiters == 0) {
+      flights_.erase(it);
+      return;
+    }
+    it->second.done = true;
+    if (result != nullptr) {
+      it->second.read = true;
+      it->second.result = *result;
+    }
+  }
+  flight_landed_.notify_all();
 }
 
 namespace {

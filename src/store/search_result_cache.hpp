@@ -5,12 +5,15 @@
 // ("Search result cache").
 #pragma once
 
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "store/list_query.hpp"
@@ -61,18 +64,58 @@ struct CachedSearch {
 // Least recently used entries go first once the entries outgrow the byte budget. Each thread
 // has its own entries (thread_local): a search runs on an I/O thread, which then takes no lock
 // and shares no cache line with the other; the cost is one miss per thread and version.
+//
+// Threads that miss one key at the same moment (the first searches after a start: every I/O
+// thread at once) read it once: the first reads, and the others wait for what it puts instead of
+// running the same statements beside it on the same cores (docs/design.md, "Search result
+// cache"). Only a miss takes the lock.
 class SearchResultCache {
  public:
+  // The read a thread owes the threads that missed the same key after it: ended by put(), or by
+  // its destruction unput (the read failed), which sends them to read for themselves.
+  class Miss {
+   public:
+    Miss() = default;
+    ~Miss();
+    Miss(const Miss&) = delete;
+    Miss& operator=(const Miss&) = delete;
+
+   private:
+    friend class SearchResultCache;
+    const SearchResultCache* cache_ = nullptr;
+    std::string key_;
+  };
+
   explicit SearchResultCache(std::size_t budget_bytes);
 
   std::optional<CachedSearch> find(const std::string& key) const;
+  // The thread's entry; else what another thread reading the same key puts, waited for; else
+  // nullopt, and `miss` makes this thread the one the others wait for until it puts.
+  std::optional<CachedSearch> find(const std::string& key, Miss& miss) const;
   // Keeps the count, and the matches unless they alone take more than half the budget.
   void put(const std::string& key, CachedSearch search) const;
+  // The same, and hands the entry to the threads waiting on `miss`.
+  void put(const std::string& key, CachedSearch search, Miss& miss) const;
+  // How many threads wait now for another's read of `key`.
+  int waiting_for(const std::string& key) const;
 
   std::size_t budget_bytes() const { return entries_.budget_bytes(); }
 
  private:
+  // One key's read under way, and what it handed over once done.
+  struct Flight {
+    int waiters = 0;
+    bool done = false;
+    bool read = false;  // `result` holds what the read found (else it failed)
+    CachedSearch result;
+  };
+  // Ends the flight of `key`; `result` is null when its read failed.
+  void land(const std::string& key, const CachedSearch* result) const;
+
   ThreadLocalLru<CachedSearch> entries_;
+  mutable std::mutex flights_mutex_;
+  mutable std::condition_variable flight_landed_;
+  mutable std::unordered_map<std::string, Flight> flights_;
 };
 
 // The cache key of a lead search at `version`: every field that decides the matches and their

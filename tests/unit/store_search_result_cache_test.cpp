@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -90,6 +93,70 @@ TEST(SearchResultCache, EachThreadAndEachCacheHasItsOwnEntries) {
   std::thread([&] { EXPECT_FALSE(one.find("k")); }).join();
   EXPECT_FALSE(two.find("k"));
   EXPECT_FALSE(one.find("k"));  // two's use emptied this thread's entries of one
+}
+
+// Whether `n` threads come to wait for the read of `key` within ten seconds.
+bool until_waiting(const SearchResultCache& cache, const std::string& key, int n) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (cache.waiting_for(key) < n) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::yield();
+  }
+  return true;
+}
+
+// Threads missing one key together: the first reads, the rest wait for what it puts.
+TEST(SearchResultCache, ThreadsMissingOneKeyTogetherReadItOnce) {
+  const SearchResultCache cache(1 << 20);
+  constexpr int kThreads = 6;
+  std::atomic<int> readers{0};
+  std::atomic<int> handed{0};
+  SearchResultCache::Miss first;
+  ASSERT_FALSE(cache.find("k", first));  // this thread reads
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&] {
+      SearchResultCache::Miss miss;
+      const auto found = cache.find("k", miss);
+      if (found) {
+        EXPECT_EQ(found->count, 7);
+        ++handed;
+      } else {
+        ++readers;
+      }
+    });
+  }
+  EXPECT_TRUE(until_waiting(cache, "k", kThreads)) << "the others did not wait for the read";
+  cache.put("k", matches(7), first);
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(readers.load(), 0);
+  EXPECT_EQ(handed.load(), kThreads);
+  // Each waiter kept what it was handed: a later miss of its own finds it.
+  std::thread([&] {
+    SearchResultCache::Miss miss;
+    EXPECT_FALSE(cache.find("k", miss));  // a new thread has no entry and none is being read
+  }).join();
+}
+
+// A read that fails (its Miss ends without a put) sends the waiters to read for themselves.
+TEST(SearchResultCache, AFailedReadLetsTheWaitersReadThemselves) {
+  const SearchResultCache cache(1 << 20);
+  std::optional<bool> waiter_found;
+  std::thread waiter;
+  {
+    SearchResultCache::Miss failing;
+    ASSERT_FALSE(cache.find("k", failing));
+    waiter = std::thread([&] {
+      SearchResultCache::Miss miss;
+      waiter_found = cache.find("k", miss).has_value();
+    });
+    EXPECT_TRUE(until_waiting(cache, "k", 1));
+  }  // the read failed: no put
+  waiter.join();
+  ASSERT_TRUE(waiter_found.has_value());
+  EXPECT_FALSE(*waiter_found);
+  SearchResultCache::Miss again;
+  EXPECT_FALSE(cache.find("k", again));  // nothing left behind: this thread reads anew
 }
 
 TEST(SearchResultCache, KeysTellEveryFieldApart) {
