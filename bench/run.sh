@@ -41,12 +41,12 @@ backends=${backends_arg:-${BENCH_BACKENDS:-sqlite,postgres}}
 . "$here/wrk_results.sh"
 require_built "$leadline" "$gen"
 require_tools wrk curl /usr/sbin/nginx
-pg_dir=""
+# The private PostgreSQL lives in one fixed directory: fresh_db starts it inside a command
+# substitution, whose variables never reach this shell, so stopping it cannot rely on one.
 stop_postgres() {
-  if [ -n "$pg_dir" ]; then
-    "$root/tools/test-services/postgres.sh" stop "$pg_dir" >/dev/null 2>&1 || true
+  if [ -n "${work:-}" ] && [ -d "$work/pg" ]; then
+    "$root/tools/test-services/postgres.sh" stop "$work/pg" >/dev/null 2>&1 || true
   fi
-  pg_dir=""
 }
 stop_extra() { stop_postgres; }
 bench_session bench
@@ -77,7 +77,7 @@ fresh_db() {
       ;;
     postgres)
       stop_postgres
-      pg_dir="$work/pg"
+      local pg_dir="$work/pg"
       # The project's throw-away server (tools/test-services/postgres.sh): it prints the base
       # URL; as root it runs as the postgres OS user. PG_DURABLE=1 gives it production
       # durability (fsync, synchronous_commit, full_page_writes on), so its writes are measured
