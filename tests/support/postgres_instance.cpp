@@ -68,6 +68,23 @@ std::string execute(PGconn* conn, const std::string& sql) {
   return value;
 }
 
+// A session-level advisory lock on `name`, held until the end of the scope, thrown out of or not.
+class AdvisoryLock {
+ public:
+  AdvisoryLock(PGconn* conn, const std::string& name) : conn_(conn), name_(name) {
+    execute(conn_, "SELECT pg_advisory_lock(hashtext('" + name_ + "'))");
+  }
+  ~AdvisoryLock() {
+    PQclear(PQexec(conn_, ("SELECT pg_advisory_unlock(hashtext('" + name_ + "'))").c_str()));
+  }
+  AdvisoryLock(const AdvisoryLock&) = delete;
+  AdvisoryLock& operator=(const AdvisoryLock&) = delete;
+
+ private:
+  PGconn* conn_;
+  std::string name_;
+};
+
 // The name of a database on the server that the leadline binary under test has migrated, made
 // on first use by whichever test process gets there first (an advisory lock orders the
 // processes of a parallel ctest run). The name carries the binary's size and time, so a
@@ -84,8 +101,8 @@ const std::string& migrated_template(PGconn* conn, const std::string& server_url
   const auto size = std::filesystem::file_size(binary, ec);
   std::string wanted = "leadline_template_" + std::to_string(size) + "_" +
                        std::to_string(static_cast<unsigned long long>(stamp) % 1'000'000'000'000);
-  execute(conn, "SELECT pg_advisory_lock(hashtext('" + wanted + "'))");
-  try {
+  {
+    const AdvisoryLock lock_across_processes(conn, wanted);
     if (execute(conn, "SELECT 1 FROM pg_database WHERE datname = '" + wanted + "'").empty()) {
       // Built under another name and renamed when whole, so a process that died half-way
       // leaves no half-migrated template behind for the next one to copy.
@@ -104,11 +121,7 @@ const std::string& migrated_template(PGconn* conn, const std::string& server_url
       }
       execute(conn, "ALTER DATABASE " + building + " RENAME TO " + wanted);
     }
-  } catch (...) {
-    execute(conn, "SELECT pg_advisory_unlock(hashtext('" + wanted + "'))");
-    throw;
   }
-  execute(conn, "SELECT pg_advisory_unlock(hashtext('" + wanted + "'))");
   known_server = server_url;
   name = std::move(wanted);
   return name;
