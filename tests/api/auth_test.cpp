@@ -19,7 +19,6 @@ class AuthTest : public ApiTest {
   }
 };
 
-
 TEST_F(AuthTest, MissingOrInvalidKeyIs401WithoutRateLimitHeaders) {
   const std::string key = ws_.rw.key;
   std::vector<std::optional<std::string>> cases = {
@@ -39,7 +38,7 @@ TEST_F(AuthTest, MissingOrInvalidKeyIs401WithoutRateLimitHeaders) {
     SCOPED_TRACE(auth.value_or("(no header)"));
     Headers h;
     if (auth) h.emplace_back("Authorization", *auth);
-    HttpResponse r = client().request("GET", std::string(kBase) + "/leads", std::nullopt, h);
+    HttpResponse r = client().request("GET", api_path("/leads"), std::nullopt, h);
     EXPECT_TRUE(is_error(r, 401));
     EXPECT_TRUE(has_json_content_type(r));
     EXPECT_TRUE(has_rate_limit_headers(r, false));
@@ -65,7 +64,7 @@ TEST_F(AuthTest, RevokedKeyIs401OnTheVeryNextRequest) {
   EXPECT_TRUE(has_rate_limit_headers(r, false));
   EXPECT_TRUE(is_error(post("/leads", json::object{{"visitor_name", "B"}}), 401));
   // Other keys of the workspace are unaffected.
-  HttpResponse ro = get("/leads", ws_.ro.key);
+  HttpResponse ro = get("/leads", ws_ro().key);
   EXPECT_STATUS(ro, 200u);
   EXPECT_EQ(total_count(ro), 1);
 }
@@ -90,7 +89,7 @@ TEST_F(AuthTest, ReadOnlyKeyGets403OnEveryWrite) {
   std::string contact = str(create_contact({{"first_name", "A"}}).at("id"));
   import_lines(ws_.id, {conversation_line({{"first_name", "V"}}, {}, timestamp_from_now(-1000ms))});
   std::string conv = conversation_ids().at(0);
-  const std::string ro = ws_.ro.key;
+  const std::string ro = ws_ro().key;
   std::vector<HttpResponse> writes = {
       post("/leads", json::object{{"visitor_name", "B"}}, ro),
       patch("/leads?id=" + lead, json::object{{"need_summary", "x"}}, ro),
@@ -117,7 +116,7 @@ TEST_F(AuthTest, ReadOnlyKeyGets403OnEveryWrite) {
 }
 
 TEST_F(AuthTest, WriteOnlyKeyGets403OnEveryRead) {
-  const std::string wo = ws_.wo.key;
+  const std::string wo = ws_wo().key;
   HttpResponse created = post("/leads", json::object{{"visitor_name", "A"}}, wo);
   ASSERT_STATUS(created, 201u);
   std::string lead = str(created.data().as_object().at("id"));
@@ -202,13 +201,13 @@ TEST_F(AuthTest, CheckOrderAuthenticationBeforeIpBeforeScopeBeforeValidation) {
   EXPECT_TRUE(has_rate_limit_headers(ip_bad_query, false));
 
   // Scope 403 before 400.
-  HttpResponse scope = send("POST", "/leads", std::string("not json"), {}, ws_.ro.key);
+  HttpResponse scope = send("POST", "/leads", std::string("not json"), {}, ws_ro().key);
   EXPECT_TRUE(is_error(scope, 403));
   EXPECT_TRUE(has_rate_limit_headers(scope, true));
-  EXPECT_TRUE(is_error(patch("/leads", json::object{{"bogus", 1}}, ws_.ro.key), 403));
-  EXPECT_TRUE(is_error(del("/leads?id=not-a-uuid", ws_.ro.key), 403));
-  EXPECT_TRUE(is_error(get("/leads?limit=0&sort=bogus", ws_.wo.key), 403));
-  EXPECT_TRUE(is_error(get("/leads?id=" + kAbsentId, ws_.wo.key), 403));
+  EXPECT_TRUE(is_error(patch("/leads", json::object{{"bogus", 1}}, ws_ro().key), 403));
+  EXPECT_TRUE(is_error(del("/leads?id=not-a-uuid", ws_ro().key), 403));
+  EXPECT_TRUE(is_error(get("/leads?limit=0&sort=bogus", ws_wo().key), 403));
+  EXPECT_TRUE(is_error(get("/leads?id=" + kAbsentId, ws_wo().key), 403));
 }
 
 // A server that trusts X-Forwarded-For from loopback and from 10.9.0.0/16.
@@ -247,7 +246,7 @@ TEST_F(TrustedProxyTest, ClientAddressIsTakenFromXForwardedFor) {
     SCOPED_TRACE("X-Forwarded-For: " + c.xff + " / allow " + c.allow);
     std::string key = str(create_key(ws_.id, "read", {c.allow}).at("key"));
     HttpResponse r =
-        client().request("GET", std::string(kBase) + "/leads", std::nullopt,
+        client().request("GET", api_path("/leads"), std::nullopt,
                          {{"Authorization", "Bearer " + key}, {"X-Forwarded-For", c.xff}});
     if (c.allowed) {
       EXPECT_STATUS(r, 200u);

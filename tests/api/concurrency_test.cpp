@@ -276,12 +276,11 @@ TEST_F(ConcurrencyTest, KeyRevokedUnderLoadIsRefusedForEveryRequestStartedAfterT
           Outcome o;
           o.started = Clock::now();
           const bool write = i == 0;  // one thread writes, the others read
-          o.status =
-              write ? c.request("POST", std::string(kBase) + "/leads",
-                                std::string(R"({"visitor_name":"Load"})"), auth)
-                          .status
-                    : c.request("GET", std::string(kBase) + "/leads?limit=1", std::nullopt, auth)
-                          .status;
+          o.status = write
+                         ? c.request("POST", api_path("/leads"),
+                                     std::string(R"({"visitor_name":"Load"})"), auth)
+                               .status
+                         : c.request("GET", api_path("/leads?limit=1"), std::nullopt, auth).status;
           o.finished = Clock::now();
           outcomes[i].push_back(o);
         }

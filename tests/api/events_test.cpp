@@ -130,7 +130,7 @@ TEST_F(EventsTest, RefusedAndFailedWritesRecordNoEvent) {
                 409u);
   EXPECT_TRUE(is_error(patch("/leads?id=" + kAbsentId, json::object{{"need_summary", "x"}}), 404));
   EXPECT_TRUE(is_error(del("/contacts?id=" + kAbsentId), 404));
-  EXPECT_TRUE(is_error(post("/leads", json::object{{"visitor_name", "A"}}, ws_.ro.key), 403));
+  EXPECT_TRUE(is_error(post("/leads", json::object{{"visitor_name", "A"}}, ws_ro().key), 403));
   create_lead({{"visitor_name", "Marker"}});
   json::array all = wait_events(2);
   EXPECT_EQ(types_of(all), (std::vector<std::string>{"contact.created", "lead.created"}))
@@ -403,8 +403,8 @@ TEST_F(EventsTest, ReadScopeIsNeededAndWorkspacesSeeOnlyTheirOwnEvents) {
   create_lead({{"visitor_name", "Ada"}});
   json::array mine = wait_events(1);
   ASSERT_EQ(mine.size(), 1u);
-  EXPECT_STATUS(get("/events", ws_.ro.key), 200u);
-  EXPECT_TRUE(is_error(get("/events", ws_.wo.key), 403));
+  EXPECT_STATUS(get("/events", ws_ro().key), 200u);
+  EXPECT_TRUE(is_error(get("/events", ws_wo().key), 403));
   EXPECT_TRUE(is_error(get("/events", ""), 401));
   EXPECT_TRUE(is_error(send("POST", "/events", std::string("{}")), 405));
 

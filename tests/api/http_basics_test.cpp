@@ -18,7 +18,6 @@ namespace {
 
 class HttpBasicsTest : public ApiTest {};
 
-
 std::set<std::string> allow_methods(const HttpResponse& r) {
   std::set<std::string> methods;
   std::string value = r.header("Allow");
@@ -90,7 +89,7 @@ TEST_F(HttpBasicsTest, EverySuccessOtherThanCreateIs200) {
 TEST_F(HttpBasicsTest, ErrorsAreJsonEnvelopesWithContentTypeAndRequestId) {
   std::vector<std::pair<std::string, HttpResponse>> cases;
   cases.emplace_back("401", get("/leads", ""));
-  cases.emplace_back("403", post("/leads", json::object{{"visitor_name", "A"}}, ws_.ro.key));
+  cases.emplace_back("403", post("/leads", json::object{{"visitor_name", "A"}}, ws_ro().key));
   cases.emplace_back("400", post("/leads", json::object{{"visitor_name", 5}}));
   cases.emplace_back("404 record", get("/leads?id=" + kAbsentId));
   cases.emplace_back("404 route", get("/nothing-here"));

@@ -77,7 +77,7 @@ class IdempotencyTest : public WebhookApiTest {
   // pagination.total_count of the resource's list (read with the read-only key, so that counting
   // never spends the read+write key's rate-limit window).
   std::int64_t count(const std::string& resource) {
-    HttpResponse r = get("/" + resource + "?limit=1", ws_.ro.key);
+    HttpResponse r = get("/" + resource + "?limit=1", ws_ro().key);
     if (r.status != 200) throw std::runtime_error("counting " + resource + "\n" + r.describe());
     return total_count(r);
   }
@@ -87,7 +87,7 @@ class IdempotencyTest : public WebhookApiTest {
   json::array lead_created_events_up_to(const std::string& marker_lead_id) {
     auto deadline = std::chrono::steady_clock::now() + 5000ms;
     for (;;) {
-      json::array found = events("type=lead.created", ws_.ro.key);
+      json::array found = events("type=lead.created", ws_ro().key);
       for (const auto& e : found) {
         if (e.as_object().at("data").as_object().at("id") == json::value(marker_lead_id)) {
           return found;
@@ -156,7 +156,7 @@ TEST_F(IdempotencyTest, LeadCreateIsReplayedByteForByteWithOneRecordAndOneEvent)
 
   EXPECT_EQ(count("leads"), 1);
   const std::string id = str(first.data().as_object().at("id"));
-  EXPECT_EQ(get_one("leads", id, ws_.ro.key).at("visitor_name"), "Ada");
+  EXPECT_EQ(get_one("leads", id, ws_ro().key).at("visitor_name"), "Ada");
 
   // One lead.created for the keyed lead, then the marker's: no event from the replays.
   const std::string marker = str(create_lead({{"visitor_name", "Marker"}}).at("id"));
@@ -449,12 +449,12 @@ TEST_F(IdempotencyTest, AuthenticationIpRuleAndScopeComeBeforeTheKeyCheck) {
   EXPECT_TRUE(is_error(post_with_key("/leads", body, "two words", ""), 401));
   EXPECT_TRUE(
       is_error(post_with_key("/leads", body, "two words", "fc_live_" + repeat("a", 40)), 401));
-  EXPECT_TRUE(is_error(post_with_key("/leads", body, "two words", ws_.ro.key), 403));
+  EXPECT_TRUE(is_error(post_with_key("/leads", body, "two words", ws_ro().key), 403));
   json::object fenced = create_key(ws_.id, "read,write", {"10.0.0.0/8"}, "fenced");
   EXPECT_TRUE(is_error(post_with_key("/leads", body, "two words", str(fenced.at("key"))), 403));
   // A refused request stores nothing under a valid key either.
-  EXPECT_TRUE(is_error(post_with_key("/leads", body, "scoped-1", ws_.ro.key), 403));
-  EXPECT_TRUE(is_error(post_with_key("/leads", body, "scoped-1", ws_.ro.key), 403));
+  EXPECT_TRUE(is_error(post_with_key("/leads", body, "scoped-1", ws_ro().key), 403));
+  EXPECT_TRUE(is_error(post_with_key("/leads", body, "scoped-1", ws_ro().key), 403));
   EXPECT_EQ(count("leads"), 0);
 }
 

@@ -283,7 +283,7 @@ TEST_F(IsolationTest, ContactEmailDeduplicationAndConversationLinksArePerWorkspa
 class KeyStorageTest : public ApiTest {};
 
 TEST_F(KeyStorageTest, NoDatabaseFileHoldsAPlaintextKeyAfterServingRequests) {
-  std::vector<std::string> keys = {ws_.rw.key, ws_.ro.key, ws_.wo.key};
+  std::vector<std::string> keys = {ws_.rw.key, ws_ro().key, ws_wo().key};
   json::object revoked = create_key(ws_.id, "read", {}, "to revoke");
   keys.push_back(str(revoked.at("key")));
   // Use every key through the server (successes, refusals, writes, a revoked key).

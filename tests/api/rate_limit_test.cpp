@@ -74,7 +74,7 @@ TEST_F(RateLimitTest, RemainingCountsDownAndTheSixthRequestIs429) {
 
 TEST_F(RateLimitTest, EachKeyHasItsOwnWindow) {
   for (int i = 0; i < 6; ++i) get("/leads");
-  HttpResponse other = get("/leads", ws_.ro.key);
+  HttpResponse other = get("/leads", ws_ro().key);
   EXPECT_STATUS(other, 200u);
   EXPECT_EQ(header_int(other, "X-RateLimit-Remaining"), 4);
 }
@@ -144,7 +144,7 @@ TEST_F(RateLimitTest, ResetIsWhenTheOldestCountedRequestLeavesTheWindow) {
 }
 
 TEST_F(RateLimitTest, EveryResponseFromTheRateLimitStepOnCarriesHeadersAndCounts) {
-  const std::string ro = ws_.ro.key;
+  const std::string ro = ws_ro().key;
   HttpResponse scope = post("/leads", json::object{{"visitor_name", "A"}}, ro);
   EXPECT_TRUE(is_error(scope, 403));
   ASSERT_TRUE(has_rate_limit_headers(scope));

@@ -62,7 +62,7 @@ TEST_F(UsageTest, CountsRequestsByEndpointAndTheErrorRateWithinFiveSeconds) {
   ASSERT_TRUE(
       is_error(send("GET", "/leads", std::nullopt, {{"X-Big", std::string(40 * 1024, 'b')}}), 431));
   // Another key's requests are not this key's usage.
-  ASSERT_STATUS(get("/leads", ws_.ro.key), 200u);
+  ASSERT_STATUS(get("/leads", ws_ro().key), 200u);
 
   json::object u = usage_when(ws_.rw.id, 9);
   EXPECT_EQ(keys_of(u), kUsageKeys);
@@ -80,15 +80,15 @@ TEST_F(UsageTest, CountsRequestsByEndpointAndTheErrorRateWithinFiveSeconds) {
   EXPECT_NEAR(u.at("error_rate").to_number<double>(), 2.0 / 9.0, 1e-6) << json::serialize(u);
   EXPECT_EQ(u.at("rate_limited"), 0);
 
-  json::object ro = usage_when(ws_.ro.id, 1);
+  json::object ro = usage_when(ws_ro().id, 1);
   EXPECT_EQ(ro.at("today"), 1);
   EXPECT_EQ(ro.at("by_endpoint"), (json::object{{"GET /leads", 1}}));
 }
 
 TEST_F(UsageTest, ScopeRefusalsAreCountedAsErrors) {
-  ASSERT_TRUE(is_error(post("/leads", json::object{{"visitor_name", "A"}}, ws_.ro.key), 403));
-  ASSERT_STATUS(get("/leads", ws_.ro.key), 200u);
-  json::object u = usage_when(ws_.ro.id, 2);
+  ASSERT_TRUE(is_error(post("/leads", json::object{{"visitor_name", "A"}}, ws_ro().key), 403));
+  ASSERT_STATUS(get("/leads", ws_ro().key), 200u);
+  json::object u = usage_when(ws_ro().id, 2);
   EXPECT_EQ(u.at("today"), 2);
   EXPECT_EQ(u.at("by_endpoint"), (json::object{{"POST /leads", 1}, {"GET /leads", 1}}));
   EXPECT_NEAR(u.at("error_rate").to_number<double>(), 0.5, 1e-6);

@@ -309,7 +309,7 @@ TEST_F(WebhooksTest, DescriptionSecretAndUnknownFieldsAreValidated) {
 TEST_F(WebhooksTest, ReadKeysReadAndWriteKeysWrite) {
   json::object w = create_webhook({{"url", "https://example.com/"}});
   std::string id = str(w.at("id"));
-  const std::string ro = ws_.ro.key;
+  const std::string ro = ws_ro().key;
   EXPECT_STATUS(get("/webhooks", ro), 200u);
   EXPECT_STATUS(get("/webhooks?id=" + id, ro), 200u);
   EXPECT_STATUS(get("/webhook-deliveries", ro), 200u);
@@ -322,7 +322,7 @@ TEST_F(WebhooksTest, ReadKeysReadAndWriteKeysWrite) {
     EXPECT_TRUE(is_error(r, 403));
     EXPECT_TRUE(has_rate_limit_headers(r, true));
   }
-  const std::string wo = ws_.wo.key;
+  const std::string wo = ws_wo().key;
   EXPECT_TRUE(is_error(get("/webhooks", wo), 403));
   EXPECT_TRUE(is_error(get("/webhooks?id=" + id, wo), 403));
   EXPECT_TRUE(is_error(get("/webhook-deliveries", wo), 403));

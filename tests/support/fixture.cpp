@@ -24,6 +24,13 @@ void ApiTest::start_suite_server(std::vector<std::string> extra_args) {
   server_ = std::make_unique<ServerProcess>(options);
 }
 
+std::string ApiTest::api_path(std::string_view path) {
+  std::string full;
+  full.reserve(std::char_traits<char>::length(kBase) + path.size());
+  full.append(kBase).append(path);
+  return full;
+}
+
 ServerProcess& ApiTest::server() {
   if (!server_) throw std::runtime_error("the suite's leadline server is not running");
   return *server_;
@@ -40,7 +47,8 @@ void ApiTest::SetUp() {
                            : server_args_);
   }
   scratch_ = std::make_unique<TempDir>();
-  ws_ = make_workspace("T");
+  ws_.id = create_workspace("T");
+  ws_.rw = make_key(ws_.id, "read,write");
 }
 
 void ApiTest::TearDown() {
@@ -50,6 +58,8 @@ void ApiTest::TearDown() {
     std::cerr << "[fixture] server output (tail):\n" << out << '\n';
   }
   client_.reset();
+  ws_ro_.reset();
+  ws_wo_.reset();
 }
 
 HttpClient& ApiTest::client() {
@@ -97,16 +107,30 @@ json::value ApiTest::cli_json(std::vector<std::string> args, const CliOptions& o
 
 WorkspaceKeys ApiTest::make_workspace(const std::string& name) {
   WorkspaceKeys ws;
-  json::value w = cli_json({"workspaces", "create", "--name", name});
-  ws.id = str(as_obj(w).at("id"));
-  auto key_of = [&](const std::string& scopes) {
-    json::object k = create_key(ws.id, scopes, {}, "key-" + scopes);
-    return KeyInfo{str(k.at("id")), str(k.at("key"))};
-  };
-  ws.rw = key_of("read,write");
-  ws.ro = key_of("read");
-  ws.wo = key_of("write");
+  ws.id = create_workspace(name);
+  ws.rw = make_key(ws.id, "read,write");
+  ws.ro = make_key(ws.id, "read");
+  ws.wo = make_key(ws.id, "write");
   return ws;
+}
+
+std::string ApiTest::create_workspace(const std::string& name) {
+  return str(as_obj(cli_json({"workspaces", "create", "--name", name})).at("id"));
+}
+
+KeyInfo ApiTest::make_key(const std::string& workspace, const std::string& scopes) {
+  json::object k = create_key(workspace, scopes, {}, "key-" + scopes);
+  return KeyInfo{str(k.at("id")), str(k.at("key"))};
+}
+
+const KeyInfo& ApiTest::ws_ro() {
+  if (!ws_ro_) ws_ro_ = make_key(ws_.id, "read");
+  return *ws_ro_;
+}
+
+const KeyInfo& ApiTest::ws_wo() {
+  if (!ws_wo_) ws_wo_ = make_key(ws_.id, "write");
+  return *ws_wo_;
 }
 
 json::object ApiTest::create_key(const std::string& workspace, const std::string& scopes,

@@ -1,5 +1,6 @@
 // The gtest fixture of the API suites: one `leadline serve` per test suite, a fresh workspace
-// with read+write, read-only and write-only keys per test, and request / operator helpers.
+// with a read+write key per test (read-only and write-only keys on first use), and request /
+// operator helpers.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -34,6 +35,13 @@ struct WorkspaceKeys {
   KeyInfo wo;  // scopes write
 };
 
+// The workspace each test gets, made with its read+write key only: every key is one CLI process,
+// and most tests need no other (ApiTest::ws_ro() and ws_wo() make those on first use).
+struct TestWorkspace {
+  std::string id;
+  KeyInfo rw;  // scopes read,write
+};
+
 class ApiTest : public ::testing::Test {
  public:
   // Starts the suite's server with a rate limit high enough never to interfere.
@@ -41,6 +49,9 @@ class ApiTest : public ::testing::Test {
   static void TearDownTestSuite();
 
   static constexpr const char* kBase = "/api/v1/external";
+  // kBase + path, appended rather than with operator+ (GCC 12's -Warray-bounds misfires on
+  // `std::string(kBase) + "..."` once inlined).
+  static std::string api_path(std::string_view path);
 
  protected:
   // Starts (or restarts) the server shared by the tests of the running suite.
@@ -66,6 +77,11 @@ class ApiTest : public ::testing::Test {
   CliResult cli(std::vector<std::string> args, const CliOptions& options = {});
   json::value cli_json(std::vector<std::string> args, const CliOptions& options = {});
   WorkspaceKeys make_workspace(const std::string& name = "T");
+  std::string create_workspace(const std::string& name);  // no keys; returns its id
+  KeyInfo make_key(const std::string& workspace, const std::string& scopes);
+  // The test workspace's read-only and write-only keys, made on first use.
+  const KeyInfo& ws_ro();
+  const KeyInfo& ws_wo();
   json::object create_key(const std::string& workspace, const std::string& scopes,
                           const std::vector<std::string>& allow_ips = {},
                           const std::string& name = "key");
@@ -89,13 +105,15 @@ class ApiTest : public ::testing::Test {
   // The ids of conversations of the workspace of `key`, in default order.
   std::vector<std::string> conversation_ids(std::optional<std::string> key = {});
 
-  WorkspaceKeys ws_;
+  TestWorkspace ws_;
   std::unique_ptr<TempDir> scratch_;  // per-test files (import input)
 
  private:
   static inline std::unique_ptr<ServerProcess> server_;
   static inline std::vector<std::string> server_args_;
   std::unique_ptr<HttpClient> client_;
+  std::optional<KeyInfo> ws_ro_;
+  std::optional<KeyInfo> ws_wo_;
   int import_counter_ = 0;
 };
 
