@@ -497,11 +497,16 @@ void render_lead_item(const domain::Lead& lead, std::string& item) {
   record_json::write_lead_item(w, lead);
 }
 
+// Where rows have no rowid (PostgreSQL), the lead version is read with each list page, and the
+// page is kept (RenderedPageCache).
+bool keeps_pages(const sql::Connection& c) {
+  return !c.dialect().lead_version().empty() && c.dialect().workspace_rowid("leads").empty();
+}
+
 // Where rows have no rowid (PostgreSQL), a search's page is read by id, through the thread's one
 // entry for the search whatever its version (latest_lead_search_key).
 bool searched_by_id(const sql::Connection& c, const LeadListQuery& query) {
-  return !query.search_folded.empty() && !c.dialect().lead_version().empty() &&
-         c.dialect().workspace_rowid("leads").empty();
+  return !query.search_folded.empty() && keeps_pages(c);
 }
 
 // The leads whose ids the JSON array parameter lists, in its order, with `columns`; the second
@@ -523,12 +528,14 @@ std::string leads_by_ids_select(std::string_view columns, std::string_view from)
 // matches and the page are read together and the entry replaced: one round trip on a hit, two
 // on a stale entry, one the first time. `sql` is the list's statement with the columns of
 // `by_ids` (leads_by_ids_select); each_row(rows) gets each of the page's rows, those columns
-// first.
+// first. With `held` (the version of a page the caller keeps; null for none), a hit's page is gated
+// on the version having moved from it (sql/version_gate.hpp), and none of it is read when it has
+// not.
 template <typename EachRow>
-PageFacts search_page_by_id(sql::Connection& c, const SearchResultCache& cache,
-                            const domain::WorkspaceId& ws, const LeadListQuery& query,
-                            const sql::ListSql& sql, const std::string& by_ids,
-                            EachRow&& each_row) {
+sql::VersionedPage search_page_by_id(sql::Connection& c, const SearchResultCache& cache,
+                                     const domain::WorkspaceId& ws, const LeadListQuery& query,
+                                     const sql::ListSql& sql, const std::string& by_ids,
+                                     const std::int64_t* held, EachRow&& each_row) {
   const std::string key = latest_lead_search_key(ws.value, query);
   const std::string_view version_sql = c.dialect().lead_version();
   const auto read_int = [](sql::Rows& rows) {
@@ -544,13 +551,15 @@ PageFacts search_page_by_id(sql::Connection& c, const SearchResultCache& cache,
     return *built;
   };
   std::optional<std::int64_t> version;
+  sql::VersionedPage out;
   SearchResultCache::Miss miss;
   const std::optional<CachedSearch> entry = cache.find(key, miss);
   if (entry) {
     std::optional<PlacedPage> placed;
     if (entry->matches) placed = place_page(*entry->matches, query);
+    const sql::Params version_params = sql::Params().id(ws);
     std::vector<sql::Statement> st;
-    st.push_back({version_sql, sql::Params().id(ws)});
+    st.push_back({version_sql, version_params});
     if (placed) {
       std::vector<std::string> ids;
       ids.reserve(placed->end - placed->start);
@@ -562,12 +571,20 @@ PageFacts search_page_by_id(sql::Connection& c, const SearchResultCache& cache,
       st.push_back(
           {list().page_sql, sql::Params(std::vector<sql::Value>(list().page_params)), kPerValues});
     }
+    std::string gated;
+    if (held != nullptr) {
+      gated = sql::version_gated(st[1].sql, version_sql);
+      st[1].sql = gated;
+      sql::add_gate_params(st[1].params, version_params, *held);
+    }
     std::vector<sql::Rows> rows = c.query_together(std::move(st));
     version = read_int(rows[0]);
+    out.version = *version;
+    if (held != nullptr && *version == *held) return out;
     if (*version == entry->version) {
       if (!placed) {
-        PageFacts out = sql::read_page_rows(rows[1], query.page, sql.keys.size(), each_row);
-        out.total_count = entry->count;
+        out.facts = sql::read_page_rows(rows[1], query.page, sql.keys.size(), each_row);
+        out.facts->total_count = entry->count;
         return out;
       }
       std::size_t read = 0;
@@ -575,7 +592,8 @@ PageFacts search_page_by_id(sql::Connection& c, const SearchResultCache& cache,
       if (read != placed->end - placed->start) {
         throw std::logic_error("a cached search match is gone at its version");
       }
-      return std::move(placed->facts);
+      out.facts = std::move(placed->facts);
+      return out;
     }
   }
   // A search too large to keep its matches stays so, most likely: its count alone is kept.
@@ -604,8 +622,9 @@ PageFacts search_page_by_id(sql::Connection& c, const SearchResultCache& cache,
     }
   }
   cache.put(key, fresh, miss);
-  PageFacts out = sql::read_page_rows(rows[next], query.page, sql.keys.size(), each_row);
-  out.total_count = fresh.count;
+  out.version = fresh.version;
+  out.facts = sql::read_page_rows(rows[next], query.page, sql.keys.size(), each_row);
+  out.facts->total_count = fresh.count;
   return out;
 }
 
@@ -629,11 +648,12 @@ PageFacts LeadStore::list(const domain::WorkspaceId& ws, const LeadListQuery& qu
     if (searched_by_id(c, query)) {
       static const std::string by_ids = leads_by_ids_select(kLeadColumns, kLeadFrom);
       domain::Lead record;
-      return search_page_by_id(c, search_results_, ws, query, sql, by_ids,
-                               [&](const sql::Rows& rows) {
-                                 read_lead_into(rows, record);
-                                 visit(record);
-                               });
+      return *search_page_by_id(c, search_results_, ws, query, sql, by_ids, nullptr,
+                                [&](const sql::Rows& rows) {
+                                  read_lead_into(rows, record);
+                                  visit(record);
+                                })
+                  .facts;
     }
     const auto search = cached_search(c, ws, query, sql);
     if (search && search->matches) {
@@ -649,27 +669,66 @@ PageFacts LeadStore::list(const domain::WorkspaceId& ws, const LeadListQuery& qu
   });
 }
 
+// PostgreSQL's rendered page: the thread's kept page when the workspace's lead version has not
+// moved since it was read, else read and kept (docs/design.md, "Page cache"); one round trip
+// either way, the version read with the page's statements, which run only when it has moved.
+// nullopt, with nothing given to `visit`, when a lead of the page has no JSON (written before
+// migration 0013 and unchanged since): the caller reads the page again and renders it.
+std::optional<PageFacts> LeadStore::kept_or_read_page(sql::Connection& c,
+                                                      const domain::WorkspaceId& ws,
+                                                      const LeadListQuery& query,
+                                                      const sql::ListSql& rendered,
+                                                      const ItemVisitor<std::string_view>& visit) {
+  const std::string key = lead_page_key(ws.value, query);
+  const RenderedPage* kept = pages_.find(key);
+  const std::int64_t* held = kept != nullptr ? &kept->version : nullptr;
+  RenderedPage fresh;
+  sql::VersionedPage read;
+  if (searched_by_id(c, query)) {
+    // The id after the JSON: a lead without JSON is read by it and rendered.
+    constexpr std::string_view kColumns = "l.item_json, l.id";
+    static const std::string by_ids = leads_by_ids_select(kColumns, kRenderedFrom);
+    std::string item;
+    read = search_page_by_id(c, search_results_, ws, query,
+                             lead_list_sql(c.dialect(), ws, query, kColumns, kRenderedFrom), by_ids,
+                             held, [&](const sql::Rows& rows) {
+                               if (!rows.is_null(0)) return fresh.add(rows.text_view(0));
+                               const auto lead = select_lead(
+                                   c, ws, domain::LeadId{std::string(rows.text_view(1))});
+                               render_lead_item(*lead, item);
+                               fresh.add(item);
+                             });
+  } else {
+    bool unrendered = false;
+    read = sql::run_versioned_list_rows(c, rendered, query.page,
+                                        {c.dialect().lead_version(), sql::Params().id(ws)}, held,
+                                        [&](const sql::Rows& rows) {
+                                          if (unrendered || (unrendered = rows.is_null(0))) return;
+                                          fresh.add(rows.text_view(0));
+                                        });
+    if (unrendered) return std::nullopt;
+  }
+  if (!read.facts) {
+    kept->each(visit);
+    return kept->facts;
+  }
+  fresh.version = read.version;
+  fresh.facts = *read.facts;
+  fresh.each(visit);
+  pages_.put(key, std::move(fresh));
+  return *read.facts;
+}
+
 PageFacts LeadStore::list_rendered(const domain::WorkspaceId& ws, const LeadListQuery& query,
                                    const ItemVisitor<std::string_view>& visit) {
   static const Operation op("list_leads");
   return runner_.snapshot(op, [&](sql::Connection& c) {
-    if (searched_by_id(c, query)) {
-      // The id after the JSON: a lead without JSON is read by it and rendered.
-      constexpr std::string_view kColumns = "l.item_json, l.id";
-      static const std::string by_ids = leads_by_ids_select(kColumns, kRenderedFrom);
-      std::string item;
-      return search_page_by_id(c, search_results_, ws, query,
-                               lead_list_sql(c.dialect(), ws, query, kColumns, kRenderedFrom),
-                               by_ids, [&](const sql::Rows& rows) {
-                                 if (!rows.is_null(0)) return visit(rows.text_view(0));
-                                 const auto lead = select_lead(
-                                     c, ws, domain::LeadId{std::string(rows.text_view(1))});
-                                 render_lead_item(*lead, item);
-                                 visit(item);
-                               });
-    }
     const sql::ListSql rendered =
         lead_list_sql(c.dialect(), ws, query, kRenderedColumns, kRenderedFrom);
+    if (keeps_pages(c) &&
+        (searched_by_id(c, query) || !sql::page_form_depends_on_count(rendered))) {
+      if (auto facts = kept_or_read_page(c, ws, query, rendered, visit)) return *facts;
+    }
     const auto search = cached_search(c, ws, query, rendered);
     std::string item;
     if (search && search->matches) {

@@ -8,6 +8,7 @@
 #include "store/list_query.hpp"
 #include "store/operation_runner.hpp"
 #include "store/outcomes.hpp"
+#include "store/rendered_page_cache.hpp"
 #include "store/search_result_cache.hpp"
 #include "store/sql/list_statements.hpp"
 
@@ -18,11 +19,13 @@ inline constexpr std::size_t kSearchCacheBytes = 8 << 20;
 // A search with more matches keeps its count only, and the database reads each page: keeping
 // them would take about 90 bytes a match (rowid, id, sort value), over half the budget.
 inline constexpr std::int64_t kMaxCachedMatches = 40'000;
+// Per I/O thread (eight with PostgreSQL on two cores): about 160 default pages of 50 leads each.
+inline constexpr std::size_t kPageCacheBytes = 4 << 20;
 
 class LeadStore {
  public:
   explicit LeadStore(OperationRunner& runner)
-      : runner_(runner), search_results_(kSearchCacheBytes) {}
+      : runner_(runner), search_results_(kSearchCacheBytes), pages_(kPageCacheBytes) {}
 
   // The created lead, without rep (the create response carries none).
   domain::Lead create(const domain::WorkspaceId& ws, const domain::NewLead& lead);
@@ -48,9 +51,16 @@ class LeadStore {
                                             const LeadListQuery& query,
                                             const sql::ListSql& sql) const;
 
+  std::optional<PageFacts> kept_or_read_page(sql::Connection& c, const domain::WorkspaceId& ws,
+                                             const LeadListQuery& query,
+                                             const sql::ListSql& rendered,
+                                             const ItemVisitor<std::string_view>& visit);
+
   OperationRunner& runner_;
   // Searches on an engine that keeps lead versions (Dialect::lead_version).
   SearchResultCache search_results_;
+  // Rendered pages where rows have no rowid (PostgreSQL).
+  RenderedPageCache pages_;
 };
 
 // A new lead's row (new_records.hpp) as a create writes it: the columns and their values, also

@@ -34,12 +34,6 @@ std::optional<int> compare_values(const SortValue& a, const SortValue& b) {
   return (x > y) - (x < y);
 }
 
-void append_field(std::string& key, std::string_view field) {
-  key += std::to_string(field.size());
-  key += ':';
-  key += field;
-}
-
 }  // namespace
 
 void SearchResult::add(std::int64_t rowid, std::string_view id,
@@ -197,10 +191,13 @@ void SearchResultCache::land(const std::string& key, const CachedSearch* result)
   flight_landed_.notify_all();
 }
 
-namespace {
+void append_field(std::string& key, std::string_view field) {
+  key += std::to_string(field.size());
+  key += ':';
+  key += field;
+}
 
-// The key after its version field.
-void append_query_fields(std::string& key, const LeadListQuery& query) {
+void append_lead_list_fields(std::string& key, const LeadListQuery& query) {
   append_field(key, query.search_folded);
   append_field(key, query.stage ? std::to_string(static_cast<int>(*query.stage)) : "");
   append_field(key, query.updated.since ? std::to_string(query.updated.since->unix_ms) : "");
@@ -209,14 +206,12 @@ void append_query_fields(std::string& key, const LeadListQuery& query) {
   append_field(key, query.sort.direction == SortDirection::kAsc ? "asc" : "desc");
 }
 
-}  // namespace
-
 std::string lead_search_key(std::string_view workspace_id, std::int64_t version,
                             const LeadListQuery& query) {
   std::string key = "lead:";
   append_field(key, workspace_id);
   append_field(key, std::to_string(version));
-  append_query_fields(key, query);
+  append_lead_list_fields(key, query);
   return key;
 }
 
@@ -224,7 +219,7 @@ std::string latest_lead_search_key(std::string_view workspace_id, const LeadList
   std::string key = "lead:";
   append_field(key, workspace_id);
   append_field(key, "latest");
-  append_query_fields(key, query);
+  append_lead_list_fields(key, query);
   return key;
 }
 

@@ -118,6 +118,12 @@ class SearchResultCache {
   mutable std::unordered_map<std::string, Flight> flights_;
 };
 
+// Appends one field to a cache key, length-prefixed so that no two keys share their fields.
+void append_field(std::string& key, std::string_view field);
+// Appends every field of `query` that decides a lead list's matches and their order (not the
+// page's position or size).
+void append_lead_list_fields(std::string& key, const LeadListQuery& query);
+
 // The cache key of a lead search at `version`: every field that decides the matches and their
 // order, each length-prefixed so that no two queries share one. The page position is not part.
 std::string lead_search_key(std::string_view workspace_id, std::int64_t version,

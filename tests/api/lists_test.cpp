@@ -753,6 +753,66 @@ TEST_F(ListsTest, TotalCountCountsAllMatchesIndependentOfPaging) {
   EXPECT_EQ(total_count(list("leads", "limit=2&stage=new&cursor=" + url_encode(cursor))), 4);
 }
 
+// PostgreSQL keeps each lead page read and answers it again while the workspace's leads are
+// unchanged (docs/design.md, "Page cache"): every kind of lead write shows in the next read of
+// every page, each read twice before the write so that the second comes from what was kept.
+TEST_F(ListsTest, AListPageReadAgainShowsEveryWriteSinceWhateverItsQuery) {
+  for (int i = 0; i < 5; ++i) {
+    create_lead({{"visitor_name", "Kept " + std::to_string(i)}, {"pipeline_stage", "qualified"}});
+  }
+  const std::vector<std::string> queries = {"",
+                                            "limit=2",
+                                            "limit=2&page=2",
+                                            "stage=qualified",
+                                            "search=kept",
+                                            "search=kept&limit=2&page=2",
+                                            "sort=visitor_name:asc"};
+  const auto read_twice = [&] {
+    std::vector<HttpResponse> pages;
+    for (const auto& q : queries) {
+      SCOPED_TRACE(q);
+      const HttpResponse first = list("leads", q);
+      HttpResponse again = list("leads", q);
+      EXPECT_STATUS(again, 200u);
+      EXPECT_EQ(first.data(), again.data());
+      EXPECT_EQ(first.object().at("pagination"), again.object().at("pagination"));
+      pages.push_back(std::move(again));
+    }
+    return pages;
+  };
+  const auto names = [](const HttpResponse& page) {
+    std::vector<std::string> out;
+    for (const auto& item : page.data().as_array()) {
+      out.push_back(str(item.as_object().at("visitor_name")));
+    }
+    return out;
+  };
+  read_twice();
+
+  const std::string added = str(create_lead({{"visitor_name", "Kept 9"}}).at("id"));
+  std::vector<HttpResponse> pages = read_twice();
+  EXPECT_EQ(names(pages[0]).front(), "Kept 9");
+  EXPECT_EQ(total_count(pages[0]), 6);
+  EXPECT_EQ(total_count(pages[3]), 5);  // the new lead is "new"
+  EXPECT_EQ(total_count(pages[4]), 6);
+  EXPECT_EQ(names(pages[6]).back(), "Kept 9");
+
+  ASSERT_STATUS(patch("/leads?id=" + added, json::object{{"visitor_name", "Aardvark kept"},
+                                                         {"pipeline_stage", "qualified"}}),
+                200u);
+  pages = read_twice();
+  EXPECT_EQ(names(pages[0]).front(), "Aardvark kept");
+  EXPECT_EQ(total_count(pages[3]), 6);
+  EXPECT_EQ(names(pages[6]).front(), "Aardvark kept");
+  EXPECT_EQ(names(pages[4]).front(), "Aardvark kept");
+
+  ASSERT_STATUS(del("/leads?id=" + added), 200u);
+  pages = read_twice();
+  EXPECT_EQ(names(pages[0]).front(), "Kept 4");
+  for (std::size_t i : {0u, 3u, 4u}) EXPECT_EQ(total_count(pages[i]), 5) << queries[i];
+  EXPECT_EQ(names(pages[2]), (std::vector<std::string>{"Kept 2", "Kept 1"}));
+}
+
 TEST_F(ListsTest, LeadStageFilter) {
   const std::vector<std::string> stages = {"new",       "qualified", "assigned",
                                            "contacted", "converted", "lost"};

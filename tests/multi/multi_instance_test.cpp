@@ -123,6 +123,37 @@ TEST_F(MultiInstanceTest, AWriteThroughOneInstanceIsReadThroughTheOther) {
   EXPECT_EQ(as_obj(seen.data()).at("company_name"), "Acme");
 }
 
+// An instance keeps the lead pages it read (PostgreSQL, docs/design.md "Page cache"): writes
+// through the other instance show on its next read all the same. Ten requests, the rate limit.
+TEST_F(MultiInstanceTest, ALeadPageKeptByOneInstanceShowsTheOthersWritesOnItsNextRead) {
+  HttpResponse created = send(1, "POST", "/leads", R"({"visitor_name":"Ada"})");
+  ASSERT_STATUS(created, 201u);
+  const std::string id = str(as_obj(created.data()).at("id"));
+  const auto first_name = [](const HttpResponse& r) -> std::string {
+    const json::array& items = r.data().as_array();
+    return items.empty() ? "(none)" : str(items.front().as_object().at("visitor_name"));
+  };
+  for (const char* path : {"/leads", "/leads?search=ada"}) {
+    SCOPED_TRACE(path);
+    ASSERT_STATUS(send(0, "GET", path), 200u);
+    const HttpResponse kept = send(0, "GET", path);
+    ASSERT_STATUS(kept, 200u);
+    EXPECT_EQ(first_name(kept), "Ada");
+  }
+  ASSERT_STATUS(send(1, "PATCH", "/leads?id=" + id, R"({"visitor_name":"Ada Lovelace"})"), 200u);
+  for (const char* path : {"/leads", "/leads?search=ada"}) {
+    SCOPED_TRACE(path);
+    const HttpResponse read = send(0, "GET", path);
+    ASSERT_STATUS(read, 200u);
+    EXPECT_EQ(first_name(read), "Ada Lovelace");
+  }
+  ASSERT_STATUS(send(1, "DELETE", "/leads?id=" + id), 200u);
+  const HttpResponse gone = send(0, "GET", "/leads");
+  ASSERT_STATUS(gone, 200u);
+  EXPECT_EQ(total_count(gone), 0);
+  EXPECT_EQ(first_name(gone), "(none)");
+}
+
 TEST_F(MultiInstanceTest, ARevocationStopsTheKeyAtEveryInstanceOnItsNextRequest) {
   ASSERT_STATUS(send(0, "GET", "/leads"), 200u);
   ASSERT_STATUS(send(1, "GET", "/leads"), 200u);

@@ -12,6 +12,7 @@
 #include "store/list_query.hpp"
 #include "store/sql/connection.hpp"
 #include "store/sql/list_statements.hpp"
+#include "store/sql/version_gate.hpp"
 
 namespace leadline::store::sql {
 
@@ -53,6 +54,20 @@ PageFacts read_page_rows(Rows& rows, const PageRequest& page, std::size_t key_co
   return out;
 }
 
+// Whether the page's statement is chosen by the count (ListSql::match_driven_where,
+// match_driven_from, sort_driven_where), so that the count is read first.
+inline bool page_form_depends_on_count(const ListSql& sql) {
+  return !sql.match_driven_where.empty() || !sql.match_driven_from.empty() ||
+         !sql.sort_driven_where.empty();
+}
+
+// How a list's count and page are planned: filters beyond the workspace (its parameter comes
+// first) match more or fewer rows by their values; without them, the page walks its sort's
+// index and the count reads a few counter rows, whatever the values.
+inline Planning list_planning(const ListSql& sql) {
+  return sql.params.size() == 1 || sql.planned_once ? Planning::kOnce : Planning::kPerValues;
+}
+
 // Calls each_row(rows) on every row of the page, in order, and says what the page says besides.
 // `known_count`: the count, already read in this snapshot, which is then not read again.
 template <class EachRow>
@@ -66,8 +81,7 @@ PageFacts run_list_rows(Connection& conn, const ListSql& sql, const PageRequest&
     total_count = count.int64(0);
   };
   std::optional<Rows> page_rows;
-  if (known_count || !sql.match_driven_where.empty() || !sql.match_driven_from.empty() ||
-      !sql.sort_driven_where.empty()) {
+  if (known_count || page_form_depends_on_count(sql)) {
     // The page's form depends on the count: one statement after the other.
     if (known_count) {
       total_count = *known_count;
@@ -78,11 +92,8 @@ PageFacts run_list_rows(Connection& conn, const ListSql& sql, const PageRequest&
     st = list_statements_for(sql, page, conn.dialect(), total_count);
     page_rows.emplace(conn.query(st.page_sql, Params(std::move(st.page_params))));
   } else {
-    // Together: one round trip where the engine pipelines. Filters beyond the workspace (its
-    // parameter comes first) match more or fewer rows by their values; without them, the page
-    // walks its sort's index and the count reads a few counter rows, whatever the values.
-    const Planning planning =
-        sql.params.size() == 1 || sql.planned_once ? Planning::kOnce : Planning::kPerValues;
+    // Together: one round trip where the engine pipelines.
+    const Planning planning = list_planning(sql);
     std::vector<Statement> both;
     both.push_back({st.count_sql, Params(std::move(st.count_params)), planning});
     both.push_back({st.page_sql, Params(std::move(st.page_params)), planning});
@@ -92,6 +103,47 @@ PageFacts run_list_rows(Connection& conn, const ListSql& sql, const PageRequest&
   }
   PageFacts out = read_page_rows(*page_rows, page, sql.keys.size(), each_row);
   out.total_count = total_count;
+  return out;
+}
+
+// A list read with a version (one row, one integer): the version, and what the page says unless
+// the version was the one the caller held, when none of the page was read.
+struct VersionedPage {
+  std::int64_t version = 0;
+  std::optional<PageFacts> facts;
+};
+
+// run_list_rows for a list whose page form does not depend on its count, with `version` read in
+// the same round trip and the same snapshot; with `held` (null for none), the count and the page
+// are gated on the version having moved from it (version_gate.hpp), and each_row sees no row
+// when it has not.
+template <class EachRow>
+VersionedPage run_versioned_list_rows(Connection& conn, const ListSql& sql, const PageRequest& page,
+                                      const Statement& version, const std::int64_t* held,
+                                      EachRow&& each_row) {
+  ListStatements st = build_list_statements(sql, page, conn.dialect());
+  Params count_params(std::move(st.count_params));
+  Params page_params(std::move(st.page_params));
+  if (held) {
+    st.count_sql = version_gated(st.count_sql, version.sql);
+    st.page_sql = version_gated(st.page_sql, version.sql);
+    add_gate_params(count_params, version.params, *held);
+    add_gate_params(page_params, version.params, *held);
+  }
+  const Planning planning = list_planning(sql);
+  std::vector<Statement> all;
+  all.push_back({version.sql, version.params, planning});
+  all.push_back({st.count_sql, std::move(count_params), planning});
+  all.push_back({st.page_sql, std::move(page_params), planning});
+  std::vector<Rows> rows = conn.query_together(std::move(all));
+  VersionedPage out;
+  rows[0].next();
+  out.version = rows[0].int64(0);
+  if (held != nullptr && out.version == *held) return out;
+  rows[1].next();
+  const std::int64_t total_count = rows[1].int64(0);
+  out.facts = read_page_rows(rows[2], page, sql.keys.size(), each_row);
+  out.facts->total_count = total_count;
   return out;
 }
 
