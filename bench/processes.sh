@@ -52,9 +52,15 @@ launch_server() {
   [ -n "$port" ] || { cat "$work/server.log" >&2; die "leadline serve did not start"; }
 }
 
-# require_built FILE...: exits 3 unless each is an executable of the bench build.
+# require_built FILE...: exits 3 unless each is an executable of the bench build. The binary
+# under test is first brought up to date with the tree when the bench build is configured (a
+# no-op when nothing changed), so that a script run alone never measures an older binary.
 require_built() {
   local exe
+  if [ -f "$build/build.ninja" ]; then
+    cmake --build "$build" --target leadline >/dev/null ||
+      { echo "bench: rebuilding $leadline failed" >&2; exit 3; }
+  fi
   for exe in "$@"; do
     [ -x "$exe" ] || { echo "bench: $exe is not built (run 'make bench-build')" >&2; exit 3; }
   done
