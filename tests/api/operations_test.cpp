@@ -11,6 +11,7 @@
 
 #include "support/fixture.hpp"
 #include "support/postgres_instance.hpp"
+#include "support/process.hpp"
 #include "support/prometheus_text.hpp"
 #include "support/redis_instance.hpp"
 #include "support/test_backend.hpp"
@@ -155,11 +156,11 @@ TEST_F(OperationsTest, MetricsPassPromtoolCheck) {
   EXPECT_EQ(docs.request("GET", "/docs").status, 200u);
   const HttpResponse page = admin_get(server(), "/metrics");
   ASSERT_EQ(page.status, 200u);
-  ASSERT_TRUE(std::filesystem::exists(LEADLINE_PROMTOOL))
-      << LEADLINE_PROMTOOL << " is missing: `make test-deps` unpacks it";
+  ASSERT_TRUE(std::filesystem::exists(promtool_binary()))
+      << promtool_binary() << " is missing: `make test-deps` unpacks it";
   CliOptions input;
   input.stdin_data = page.body;
-  const CliResult check = run_program(LEADLINE_PROMTOOL, {"check", "metrics"}, input);
+  const CliResult check = run_program(promtool_binary(), {"check", "metrics"}, input);
   EXPECT_EQ(check.exit_code, 0) << check.describe();
 }
 

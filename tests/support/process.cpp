@@ -34,6 +34,10 @@ std::string leadline_binary() {
   return LEADLINE_BINARY;
 }
 
+std::string promtool_binary() {
+  return LEADLINE_PROMTOOL;
+}
+
 std::pair<int, int> make_pipe() {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) {

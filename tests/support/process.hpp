@@ -38,6 +38,8 @@ int exit_code_of(int status);
 
 // The path of the built `leadline` binary.
 std::string leadline_binary();
+// promtool, which `make test-deps` unpacks from Debian's prometheus package.
+std::string promtool_binary();
 
 // The first line of an AddressSanitizer, LeakSanitizer, UndefinedBehaviorSanitizer or
 // ThreadSanitizer report in a child's output, or "" when there is none. Sanitized builds
