@@ -36,6 +36,9 @@ constexpr std::string_view kLeadFrom =
 
 // What a rendered list reads of a lead: the JSON its writes keep (migration 0013).
 constexpr std::string_view kRenderedColumns = "l.item_json";
+// A rendered search's page read by id (PostgreSQL): the id after the JSON, by which a lead
+// without JSON is read and rendered.
+constexpr std::string_view kRenderedSearchColumns = "l.item_json, l.id";
 constexpr std::string_view kRenderedFrom = "leads l";
 // Stores a lead's list item where its row's columns alone cannot say it (a new rep, an upgrade).
 const std::string kStoreItemJson =
@@ -672,12 +675,14 @@ PageFacts LeadStore::list(const domain::WorkspaceId& ws, const LeadListQuery& qu
 // PostgreSQL's rendered page: the thread's kept page when the workspace's lead version has not
 // moved since it was read, else read and kept (docs/design.md, "Page cache"); one round trip
 // either way, the version read with the page's statements, which run only when it has moved.
-// nullopt, with nothing given to `visit`, when a lead of the page has no JSON (written before
-// migration 0013 and unchanged since): the caller reads the page again and renders it.
+// `sql` is the list's statement with kRenderedSearchColumns for a search, kRenderedColumns
+// otherwise. nullopt, with nothing given to `visit`, when a lead of a page that is no search
+// has no JSON (written before migration 0013 and unchanged since): the caller reads the page
+// again and renders it.
 std::optional<PageFacts> LeadStore::kept_or_read_page(sql::Connection& c,
                                                       const domain::WorkspaceId& ws,
                                                       const LeadListQuery& query,
-                                                      const sql::ListSql& rendered,
+                                                      const sql::ListSql& sql,
                                                       const ItemVisitor<std::string_view>& visit) {
   const std::string key = lead_page_key(ws.value, query);
   const RenderedPage* kept = pages_.find(key);
@@ -685,22 +690,18 @@ std::optional<PageFacts> LeadStore::kept_or_read_page(sql::Connection& c,
   RenderedPage fresh;
   sql::VersionedPage read;
   if (searched_by_id(c, query)) {
-    // The id after the JSON: a lead without JSON is read by it and rendered.
-    constexpr std::string_view kColumns = "l.item_json, l.id";
-    static const std::string by_ids = leads_by_ids_select(kColumns, kRenderedFrom);
+    static const std::string by_ids = leads_by_ids_select(kRenderedSearchColumns, kRenderedFrom);
     std::string item;
-    read = search_page_by_id(c, search_results_, ws, query,
-                             lead_list_sql(c.dialect(), ws, query, kColumns, kRenderedFrom), by_ids,
-                             held, [&](const sql::Rows& rows) {
-                               if (!rows.is_null(0)) return fresh.add(rows.text_view(0));
-                               const auto lead = select_lead(
-                                   c, ws, domain::LeadId{std::string(rows.text_view(1))});
-                               render_lead_item(*lead, item);
-                               fresh.add(item);
-                             });
+    read = search_page_by_id(
+        c, search_results_, ws, query, sql, by_ids, held, [&](const sql::Rows& rows) {
+          if (!rows.is_null(0)) return fresh.add(rows.text_view(0));
+          const auto lead = select_lead(c, ws, domain::LeadId{std::string(rows.text_view(1))});
+          render_lead_item(*lead, item);
+          fresh.add(item);
+        });
   } else {
     bool unrendered = false;
-    read = sql::run_versioned_list_rows(c, rendered, query.page,
+    read = sql::run_versioned_list_rows(c, sql, query.page,
                                         {c.dialect().lead_version(), sql::Params().id(ws)}, held,
                                         [&](const sql::Rows& rows) {
                                           if (unrendered || (unrendered = rows.is_null(0))) return;
@@ -723,10 +724,14 @@ PageFacts LeadStore::list_rendered(const domain::WorkspaceId& ws, const LeadList
                                    const ItemVisitor<std::string_view>& visit) {
   static const Operation op("list_leads");
   return runner_.snapshot(op, [&](sql::Connection& c) {
+    if (searched_by_id(c, query)) {
+      return *kept_or_read_page(
+          c, ws, query,
+          lead_list_sql(c.dialect(), ws, query, kRenderedSearchColumns, kRenderedFrom), visit);
+    }
     const sql::ListSql rendered =
         lead_list_sql(c.dialect(), ws, query, kRenderedColumns, kRenderedFrom);
-    if (keeps_pages(c) &&
-        (searched_by_id(c, query) || !sql::page_form_depends_on_count(rendered))) {
+    if (keeps_pages(c) && !sql::page_form_depends_on_count(rendered)) {
       if (auto facts = kept_or_read_page(c, ws, query, rendered, visit)) return *facts;
     }
     const auto search = cached_search(c, ws, query, rendered);

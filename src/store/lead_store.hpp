@@ -52,8 +52,7 @@ class LeadStore {
                                             const sql::ListSql& sql) const;
 
   std::optional<PageFacts> kept_or_read_page(sql::Connection& c, const domain::WorkspaceId& ws,
-                                             const LeadListQuery& query,
-                                             const sql::ListSql& rendered,
+                                             const LeadListQuery& query, const sql::ListSql& sql,
                                              const ItemVisitor<std::string_view>& visit);
 
   OperationRunner& runner_;
