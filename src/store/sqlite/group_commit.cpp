@@ -1,39 +1,55 @@
-// The leader/follower loop of group commit: whoever finds no commit under way takes everyone
-// waiting as its batch, so batches grow exactly as fast as fsync falls behind the writers.
+// The writer thread's loop: whoever waits when a commit ends is the next batch, so batches grow
+// exactly as fast as the commits fall behind the writers.
 #include "store/sqlite/group_commit.hpp"
 
 namespace leadline::store::sqlite {
 
+// One thread owns the write connection and runs every batch. Before it, the first waiting
+// caller led each batch and handed the lead to a sleeping caller after its commit: on 2 busy
+// cores that caller waited behind the just-woken batch for its turn to run, and the connection
+// sat idle 1.4-2.3 ms between commits (BENCHMARKS.md, "Round 7").
+GroupCommit::GroupCommit(Connection& conn, BeforeCommit before_commit)
+    : conn_(conn), before_commit_(before_commit), writer_([this] { write_loop(); }) {}
+
+GroupCommit::~GroupCommit() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  arrived_.notify_one();
+  writer_.join();
+}
+
 void GroupCommit::run(Work work) {
   Member self(work);
   std::unique_lock lock(mutex_);
+  const std::uint64_t number = next_batch_;
   waiting_.push_back(&self);
-  if (!committing_) {
-    committing_ = true;
-    self.leads = true;
-  }
-  while (!self.done && !self.leads) self.wake.wait(lock);
-  if (!self.done) {
-    // Leading: everyone waiting now, this member included, is the batch.
-    std::vector<Member*> batch;
+  // A writer that is committing finds this member when it looks again; only an idle one waits.
+  if (waiting_.size() == 1) arrived_.notify_one();
+  committed_[number % 2].wait(lock, [&] { return committed_batches_ >= number; });
+  lock.unlock();
+  if (self.error) std::rethrow_exception(self.error);
+}
+
+void GroupCommit::write_loop() {
+  std::vector<Member*> batch;
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    arrived_.wait(lock, [this] { return stopping_ || !waiting_.empty(); });
+    if (waiting_.empty()) return;
     batch.swap(waiting_);
+    const std::uint64_t number = next_batch_++;
     lock.unlock();
     commit(batch);
+    batch.clear();
     lock.lock();
-    // Notified under the lock: a member cannot return, and take its condition variable off the
-    // stack, before the lock is released.
-    for (Member* member : batch) {
-      member->done = true;
-      if (member != &self) member->wake.notify_one();
-    }
-    if (waiting_.empty()) {
-      committing_ = false;
-    } else {
-      waiting_.front()->leads = true;
-      waiting_.front()->wake.notify_one();
-    }
+    committed_batches_ = number;
+    // One wake-up call for the whole batch, made without the lock the woken members take next.
+    lock.unlock();
+    committed_[number % 2].notify_all();
+    lock.lock();
   }
-  if (self.error) std::rethrow_exception(self.error);
 }
 
 void GroupCommit::commit(const std::vector<Member*>& batch) {
@@ -62,7 +78,7 @@ bool GroupCommit::commit_together(const std::vector<Member*>& batch) {
         return batch.size() == 1;
       }
     }
-    tx.commit();
+    finish(tx);
   } catch (...) {
     const auto error = std::current_exception();
     for (Member* member : batch) {
@@ -86,13 +102,18 @@ void GroupCommit::commit_apart(const std::vector<Member*>& batch) {
         return;
       }
     }
-    tx.commit();
+    finish(tx);
   } catch (...) {
     const auto error = std::current_exception();
     for (Member* member : batch) {
       if (!member->error) member->error = error;
     }
   }
+}
+
+void GroupCommit::finish(Transaction& tx) {
+  if (before_commit_) before_commit_(conn_);
+  tx.commit();
 }
 
 bool GroupCommit::run_member(Member& member) {

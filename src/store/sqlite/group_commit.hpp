@@ -1,11 +1,13 @@
-// Group commit: writers that arrive while a transaction commits share the next one, and so its
+// Group commit: writes that arrive while a transaction commits share the next one, and so its
 // fsync. One failing or rolled-back member never touches the others, and each returns only once
 // the transaction holding it committed.
 #pragma once
 
 #include <condition_variable>
+#include <cstdint>
 #include <exception>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "store/engine.hpp"
@@ -15,7 +17,15 @@ namespace leadline::store::sqlite {
 
 class GroupCommit {
  public:
-  explicit GroupCommit(Connection& conn) : conn_(conn) {}
+  // Runs in each transaction just before its COMMIT (the engine applies the search queues).
+  using BeforeCommit = void (*)(sql::Connection&);
+
+  // Starts the writer thread, the only thread that uses `conn` from then on.
+  explicit GroupCommit(Connection& conn, BeforeCommit before_commit = nullptr);
+  // Commits what is waiting, then stops the writer thread.
+  ~GroupCommit();
+  GroupCommit(const GroupCommit&) = delete;
+  GroupCommit& operator=(const GroupCommit&) = delete;
 
   // Runs `work` in the next shared write transaction and returns after it committed. `work`
   // returns false to undo its own changes. An exception from `work` undoes its changes and is
@@ -23,17 +33,15 @@ class GroupCommit {
   void run(Work work);
 
  private:
-  // Lives on its writer's stack; each has its own condition variable, so a commit wakes exactly
-  // its batch and the next leader, never every waiting writer.
+  // Lives on its caller's stack until the batch holding it committed.
   struct Member {
     explicit Member(Work w) : work(w) {}
     Work work;
     std::exception_ptr error;
-    bool done = false;
-    bool leads = false;
-    std::condition_variable wake;
   };
 
+  // The writer thread: takes everyone waiting as its batch, commits it, wakes the batch.
+  void write_loop();
   void commit(const std::vector<Member*>& batch);
   // The batch's members one after the other, none in a savepoint of its own, then COMMIT. False,
   // with nothing committed, when one of several members failed or had changes to undo: the
@@ -43,11 +51,20 @@ class GroupCommit {
   void commit_apart(const std::vector<Member*>& batch);
   // Runs one member inside its savepoint. False when the transaction itself was lost.
   bool run_member(Member& member);
+  void finish(Transaction& tx);
 
   Connection& conn_;
+  BeforeCommit before_commit_;
   std::mutex mutex_;
-  std::vector<Member*> waiting_;
-  bool committing_ = false;  // some member leads a batch; the others wait to be woken
+  std::condition_variable arrived_;  // the writer waits here for a first member
+  std::vector<Member*> waiting_;     // the next batch, numbered next_batch_
+  std::uint64_t next_batch_ = 1;
+  std::uint64_t committed_batches_ = 0;  // batches 1 to this one are committed
+  // Members of odd and even batches wait apart: a commit wakes its whole batch with one call,
+  // and never the next batch, which is still gathering.
+  std::condition_variable committed_[2];
+  bool stopping_ = false;
+  std::thread writer_;  // last: started once everything it uses exists
 };
 
 }  // namespace leadline::store::sqlite

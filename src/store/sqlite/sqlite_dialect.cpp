@@ -5,6 +5,7 @@
 
 #include "store/sql/connection.hpp"
 #include "store/sql/list_statements.hpp"
+#include "store/sqlite/search_queue.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
 #include "store/sqlite/trigram_match.hpp"
 
@@ -143,6 +144,8 @@ class SqliteDialect final : public sql::Dialect {
   // database cost 1.7x the CPU and 2.3x the bytes per request until then (BENCHMARKS.md,
   // "Round 3"). About 1 s per 100k leads and contacts; nothing on an index already merged.
   void after_import(sql::Connection& conn, const domain::WorkspaceId&) const override {
+    // The queued changes first, so that they are in the one merged segment.
+    apply_search_queues(conn);
     conn.execute_script(
         "INSERT INTO leads_search(leads_search) VALUES('optimize');"
         "INSERT INTO contacts_search(contacts_search) VALUES('optimize')");

@@ -10,6 +10,7 @@
 #include "store/engine.hpp"
 #include "store/sqlite/group_commit.hpp"
 #include "store/sqlite/reader_pool.hpp"
+#include "store/sqlite/search_queue.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
 
 namespace leadline::store::sqlite {
@@ -24,7 +25,8 @@ class SqliteEngine final : public Engine {
 
  private:
   std::unique_ptr<Connection> writer_;
-  GroupCommit group_{*writer_};
+  // Every write transaction applies the search queues (migration 0015) before it commits.
+  GroupCommit group_{*writer_, apply_search_queues};
   ReaderPool readers_;
 };
 
