@@ -3,14 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <chrono>
-#include <latch>
+#include <functional>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
 #include "store/sqlite/group_commit.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
+#include "store_group_commit_batch.hpp"
 #include "store_test_fixture.hpp"
 
 namespace leadline::store::sqlite {
@@ -106,31 +106,12 @@ TEST_F(GroupCommitTest, ABatchWritesOneIndexSegmentForAllItsMembers) {
       "INSERT INTO docs (docs, rank) VALUES ('automerge', 0)");
   GroupCommit group(*writer_);
   constexpr int kFollowers = 7;
-  std::latch leading(1);
-  std::latch release(1);
   // Rowids ascend in the order the members run: FTS5 writes out what it holds before a
   // smaller rowid anyway.
-  auto insert = [&] {
-    group.run([&](sql::Connection& c) {
-      c.execute("INSERT INTO docs (body) VALUES ('alpha beta gamma')");
-      return true;
-    });
-  };
-  std::thread leader([&] {
-    group.run([&](sql::Connection&) {
-      leading.count_down();
-      release.wait();
-      return true;
-    });
-  });
-  leading.wait();
-  // The followers queue while the leader's batch is held open; they form the next batch.
-  std::vector<std::thread> followers;
-  for (int n = 0; n < kFollowers; ++n) followers.emplace_back(insert);
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  release.count_down();
-  leader.join();
-  for (auto& follower : followers) follower.join();
+  testing::run_as_one_batch(
+      group, std::vector<std::function<void(sql::Connection&)>>(kFollowers, [](sql::Connection& c) {
+        c.execute("INSERT INTO docs (body) VALUES ('alpha beta gamma')");
+      }));
   auto rows = writer_->query("SELECT COUNT(DISTINCT segid) FROM docs_idx");
   rows.next();
   EXPECT_EQ(rows.int64(0), 1);

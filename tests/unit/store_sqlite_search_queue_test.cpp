@@ -4,10 +4,8 @@
 // applied by the next commit.
 #include <gtest/gtest.h>
 
-#include <chrono>
-#include <latch>
+#include <functional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "store/database.hpp"
@@ -15,6 +13,7 @@
 #include "store/sqlite/search_queue.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
 #include "store/workspace_store.hpp"
+#include "store_group_commit_batch.hpp"
 #include "temp_dir.hpp"
 
 namespace leadline::store::sqlite {
@@ -63,30 +62,13 @@ class SqliteSearchQueueTest : public ::testing::Test {
 TEST_F(SqliteSearchQueueTest, ABatchOfCreatedLeadsWritesOneIndexSegment) {
   GroupCommit group(*conn_, apply_search_queues);
   constexpr int kFollowers = 7;
-  std::latch leading(1);
-  std::latch release(1);
-  std::thread leader([&] {
-    group.run([&](sql::Connection&) {
-      leading.count_down();
-      release.wait();
-      return true;
-    });
-  });
-  leading.wait();
-  // The followers queue while the first batch is held open; they form the next batch.
-  std::vector<std::thread> followers;
+  std::vector<std::function<void(sql::Connection&)>> writes;
   for (int n = 1; n <= kFollowers; ++n) {
-    followers.emplace_back([&, n] {
-      group.run([&](sql::Connection& c) {
-        insert_lead(c, n, "alpha beta gamma " + std::to_string(n));
-        return true;
-      });
+    writes.emplace_back([this, n](sql::Connection& c) {
+      insert_lead(c, n, "alpha beta gamma " + std::to_string(n));
     });
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  release.count_down();
-  leader.join();
-  for (auto& follower : followers) follower.join();
+  testing::run_as_one_batch(group, writes);
   // One statement per created lead, each with the search trigger: written straight into FTS5,
   // each would have made a segment of its own.
   EXPECT_EQ(scalar("SELECT COUNT(DISTINCT segid) FROM leads_search_idx"), 1);
