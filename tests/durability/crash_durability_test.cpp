@@ -841,7 +841,7 @@ class IdempotencyCrashTest : public CrashDurabilityTest {
 
   // One worker: new keys, one POST each, until the server dies under a request.
   void send_keyed(const std::string& prefix, int slot, unsigned short port,
-                  const std::atomic<bool>& killed) {
+                  const std::atomic<bool>& killed, std::atomic<int>& answers) {
     HttpClient client("127.0.0.1", port);
     client.timeout = 10s;
     std::vector<KeyedCreate>& mine = keyed_[static_cast<std::size_t>(slot)];
@@ -863,6 +863,7 @@ class IdempotencyCrashTest : public CrashDurabilityTest {
       rec.status = res.status;
       rec.response_body = res.body;
       rec.replayed = res.header("Idempotent-Replayed") == "true";
+      ++answers;
     }
   }
 
@@ -932,13 +933,23 @@ TEST_P(IdempotencyCrashTest, EachKeyCreatesOneLeadAndReplaysItsFirstAnswerAfterS
     SCOPED_TRACE("round " + std::to_string(round) + " of " + std::to_string(rounds) +
                  ", SEED=" + std::to_string(seed));
     std::atomic<bool> killed{false};
+    std::atomic<int> answers{0};
     std::vector<std::thread> workers;
     const std::string prefix = run + "-" + std::to_string(round);
     for (int slot = 0; slot < kThreads; ++slot) {
-      workers.emplace_back([this, &prefix, slot, port = server.port(), &killed] {
-        send_keyed(prefix, slot, port, killed);
+      workers.emplace_back([this, &prefix, slot, port = server.port(), &killed, &answers] {
+        send_keyed(prefix, slot, port, killed, answers);
       });
     }
+    // The random delay counts from the first answer, not from the start: a server's first
+    // writes can take longer than the whole delay (a sanitizer build on a loaded machine, a
+    // PostgreSQL pool still connecting), and a round killed before any answer checks nothing.
+    const auto round_started = std::chrono::steady_clock::now();
+    while (answers.load() == 0 && std::chrono::steady_clock::now() < round_started + 30s) {
+      std::this_thread::sleep_for(5ms);
+    }
+    const auto first_answer_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - round_started);
     std::this_thread::sleep_for(std::chrono::milliseconds(150 + static_cast<int>(rng() % 351)));
     killed.store(true);
     server.kill();
@@ -1048,8 +1059,8 @@ TEST_P(IdempotencyCrashTest, EachKeyCreatesOneLeadAndReplaysItsFirstAnswerAfterS
                " keys");
     }
     std::cout << "[idempotency] round " << round << ": " << sent.size() - first_of_round
-              << " new keys, " << answered << " answered before the kill; " << sent.size()
-              << " keys retried\n";
+              << " new keys (the first answered after " << first_answer_ms.count() << " ms), "
+              << answered << " answered before the kill; " << sent.size() << " keys retried\n";
     report_failures();
     if (HasFailure()) break;
   }
