@@ -2,6 +2,8 @@
 // exactly as fast as the commits fall behind the writers.
 #include "store/sqlite/group_commit.hpp"
 
+#include <pthread.h>
+
 namespace leadline::store::sqlite {
 
 // One thread owns the write connection and runs every batch. Before it, the first waiting
@@ -33,6 +35,8 @@ void GroupCommit::run(Work work) {
 }
 
 void GroupCommit::write_loop() {
+  // Named for `top -H`, `ps -L` and `perf --tid`: the one thread whose load bounds the writes.
+  pthread_setname_np(pthread_self(), "sqlite-writer");
   std::vector<Member*> batch;
   std::unique_lock lock(mutex_);
   for (;;) {
