@@ -5,12 +5,38 @@
 
 #include <array>
 #include <chrono>
+#include <cstring>
 #include <stdexcept>
 
 namespace leadline::domain {
 
 namespace {
 constexpr char kHex[] = "0123456789abcdef";
+
+// The 10 random bytes of each id come from a per-thread buffer that one RAND_bytes call fills
+// for 96 ids: a call per id (lock, DRBG step, fork check) was 7 % of the SQLite writer thread's
+// CPU when it drew two ids per created lead (BENCHMARKS.md, "Round 8"). Ids are not secrets;
+// the bytes are the same CSPRNG's either way.
+class RandomBytes {
+ public:
+  const unsigned char* take(std::size_t n) {
+    if (next_ + n > buffer_.size()) {
+      if (RAND_bytes(buffer_.data(), static_cast<int>(buffer_.size())) != 1) {
+        throw std::runtime_error("RAND_bytes failed");
+      }
+      next_ = 0;
+    }
+    const unsigned char* out = buffer_.data() + next_;
+    next_ += n;
+    return out;
+  }
+
+ private:
+  std::array<unsigned char, 960> buffer_{};
+  std::size_t next_ = buffer_.size();  // empty: the first take fills it
+};
+
+thread_local RandomBytes random_bytes;
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -38,7 +64,7 @@ std::optional<std::string> parse_uuid(std::string_view text) {
 
 std::string new_uuid_v7(std::int64_t unix_ms) {
   std::array<unsigned char, 16> b{};
-  if (RAND_bytes(b.data() + 6, 10) != 1) throw std::runtime_error("RAND_bytes failed");
+  std::memcpy(b.data() + 6, random_bytes.take(10), 10);
   const auto ms = static_cast<std::uint64_t>(unix_ms);
   for (int i = 0; i < 6; ++i) b[i] = static_cast<unsigned char>(ms >> (40 - 8 * i));
   b[6] = static_cast<unsigned char>(0x70 | (b[6] & 0x0F));

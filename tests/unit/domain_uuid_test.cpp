@@ -6,6 +6,8 @@
 #include <chrono>
 #include <set>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace leadline::domain {
 namespace {
@@ -56,6 +58,24 @@ TEST(NewUuidV7, IsRandomWithinAMillisecond) {
   std::set<std::string> ids;
   for (int i = 0; i < 1000; ++i) ids.insert(new_uuid_v7(1'700'000'000'000));
   EXPECT_EQ(ids.size(), 1000u);
+}
+
+// Each thread draws its random bytes from a buffer of its own, refilled every 96 ids: threads
+// drawing in the same millisecond, past several refills, still never meet.
+TEST(NewUuidV7, ThreadsDrawingInTheSameMillisecondNeverMeet) {
+  constexpr int kThreads = 4;
+  constexpr int kEach = 500;
+  std::vector<std::vector<std::string>> drawn(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&drawn, t] {
+      for (int i = 0; i < kEach; ++i) drawn[t].push_back(new_uuid_v7(1'700'000'000'000));
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  std::set<std::string> ids;
+  for (const auto& mine : drawn) ids.insert(mine.begin(), mine.end());
+  EXPECT_EQ(ids.size(), static_cast<std::size_t>(kThreads * kEach));
 }
 
 TEST(NewUuidV7, DefaultUsesTheCurrentTime) {
