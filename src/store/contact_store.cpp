@@ -106,15 +106,15 @@ sql::Params& add_written_values(sql::Params& params, const domain::Contact& c) {
       .text(folded.visitor_search);
 }
 
-// False when another contact of the workspace holds the folded e-mail.
-bool try_insert(sql::Connection& conn, const domain::WorkspaceId& ws, const domain::Contact& c,
-                const std::optional<std::string>& metadata_json) {
+// False when another contact of the workspace holds the folded e-mail. `values` are
+// new_contact_values.
+bool try_insert(sql::Connection& conn, const sql::Params& values) {
   static const std::string sql =
       "INSERT INTO contacts (" + new_contact_columns() + ") VALUES (" +
       sql::placeholders_for(new_contact_columns()) +
       ") ON CONFLICT (workspace_id, email_folded) WHERE email_folded IS NOT NULL "
       "DO NOTHING RETURNING id";
-  return conn.query(sql, new_contact_values(ws, c, metadata_json)).next();
+  return conn.query(sql, values).next();
 }
 
 // False (and nothing written) when another contact took the e-mail meanwhile.
@@ -168,13 +168,27 @@ sql::Params new_contact_values(const domain::WorkspaceId& ws, const domain::Cont
   return params;
 }
 
+PreparedContact prepare_contact(const domain::WorkspaceId& ws, const domain::NewContact& contact,
+                                domain::Timestamp now) {
+  PreparedContact prepared{.contact = new_contact_record(contact, now), .values = {}, .event = {}};
+  prepared.values = new_contact_values(ws, prepared.contact, contact.metadata_json);
+  prepared.event =
+      prepare_event(ws, "contact.created", record_json::contact_data(prepared.contact), {}, now);
+  return prepared;
+}
+
 CreateResult<domain::Contact> insert_contact(sql::Connection& conn, const domain::WorkspaceId& ws,
                                              const domain::NewContact& contact,
                                              domain::Timestamp now) {
-  const domain::Contact out = new_contact_record(contact, now);
+  return insert_contact(conn, ws, prepare_contact(ws, contact, now));
+}
+
+CreateResult<domain::Contact> insert_contact(sql::Connection& conn, const domain::WorkspaceId& ws,
+                                             const PreparedContact& prepared) {
+  const domain::Contact& out = prepared.contact;
   for (int attempt = 0; attempt < kInsertAttempts; ++attempt) {
-    if (try_insert(conn, ws, out, contact.metadata_json)) {
-      record_event(conn, ws, "contact.created", record_json::contact_data(out), {}, now);
+    if (try_insert(conn, prepared.values)) {
+      record_event(conn, ws, prepared.event);
       return out;
     }
     if (!out.email) break;
@@ -207,8 +221,9 @@ void raise_contact_activity(sql::Connection& conn, const domain::WorkspaceId& ws
 CreateResult<domain::Contact> ContactStore::create(const domain::WorkspaceId& ws,
                                                    const domain::NewContact& contact) {
   static const Operation op("create_contact");
-  return runner_.write(
-      op, [&](sql::Connection& c) { return insert_contact(c, ws, contact, runner_.now()); });
+  // Prepared before the write: the transaction only writes it (PreparedEvent says why).
+  const PreparedContact prepared = prepare_contact(ws, contact, runner_.now());
+  return runner_.write(op, [&](sql::Connection& c) { return insert_contact(c, ws, prepared); });
 }
 
 std::optional<domain::Contact> ContactStore::get(const domain::WorkspaceId& ws,

@@ -9,6 +9,7 @@
 #include "store/list_query.hpp"
 #include "store/operation_runner.hpp"
 #include "store/outcomes.hpp"
+#include "store/records/event_outbox.hpp"
 #include "store/sql/list_statements.hpp"
 
 namespace leadline::store {
@@ -39,6 +40,18 @@ class ContactStore {
 const std::string& new_contact_columns();
 sql::Params new_contact_values(const domain::WorkspaceId& ws, const domain::Contact& contact,
                                const std::optional<std::string>& metadata_json);
+
+// A new contact with its id drawn, its row's values and its event rendered, before the write
+// transaction that inserts it.
+struct PreparedContact {
+  domain::Contact contact;
+  sql::Params values;  // new_contact_values
+  PreparedEvent event;
+};
+PreparedContact prepare_contact(const domain::WorkspaceId& ws, const domain::NewContact& contact,
+                                domain::Timestamp now);
+CreateResult<domain::Contact> insert_contact(sql::Connection& conn, const domain::WorkspaceId& ws,
+                                             const PreparedContact& prepared);
 
 // Statements an import runs inside its own transaction.
 CreateResult<domain::Contact> insert_contact(sql::Connection& conn, const domain::WorkspaceId& ws,

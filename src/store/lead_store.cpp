@@ -231,7 +231,7 @@ sql::Params new_lead_values(const domain::WorkspaceId& ws, const domain::Lead& l
 void insert_lead_rows(sql::Connection& conn, const domain::WorkspaceId& ws,
                       const std::vector<sql::Params>& rows) {
   if (rows.empty()) return;
-  const std::string rowid = conn.dialect().workspace_rowid("leads");
+  const std::string rowid = conn.dialect().workspace_rowid("leads", "?");
   if (rowid.empty()) return conn.insert_rows("leads", new_lead_columns(), rows);
   // The batch takes the next rowids of the range in a row: one writer at a time on SQLite.
   std::int64_t first = 0;
@@ -251,32 +251,38 @@ void insert_lead_rows(sql::Connection& conn, const domain::WorkspaceId& ws,
 
 namespace {
 
-domain::Lead insert_lead(sql::Connection& conn, const domain::WorkspaceId& ws,
-                         const domain::NewLead& lead, domain::Timestamp now) {
-  const domain::Lead out = new_lead_record(lead, now);
-  const std::string rowid = conn.dialect().workspace_rowid("leads");
+// `values` are new_lead_values: on SQLite the rowid's expression takes the workspace as ?2, the
+// workspace_id column's value, so both engines bind the same values.
+void insert_lead(sql::Connection& conn, const sql::Params& values) {
+  const std::string rowid = conn.dialect().workspace_rowid("leads", "?2");
   if (rowid.empty()) {
     static const std::string sql = "INSERT INTO leads (" + new_lead_columns() + ") VALUES (" +
                                    sql::placeholders_for(new_lead_columns()) + ")";
-    conn.execute_later(sql, new_lead_values(ws, out));
+    conn.execute_later(sql, values);
   } else {
-    // The rowid's own placeholder takes the workspace (migration 0009).
     static const std::string sql = "INSERT INTO leads (rowid, " + new_lead_columns() +
                                    ") VALUES (" + rowid + ", " +
-                                   sql::placeholders_for(new_lead_columns()) + ")";
-    sql::Params params;
-    conn.execute_later(sql, add_new_lead_values(params.id(ws), ws, out));
+                                   sql::numbered_placeholders_for(new_lead_columns()) + ")";
+    conn.execute_later(sql, values);
   }
-  record_event(conn, ws, "lead.created", record_json::lead_data(out), {}, now);
-  return out;
 }
 
 }  // namespace
 
+// The record, its row's values and its event are built before the write: the transaction only
+// writes them (PreparedEvent says why).
 domain::Lead LeadStore::create(const domain::WorkspaceId& ws, const domain::NewLead& lead) {
   static const Operation op("create_lead");
-  return runner_.write(op,
-                       [&](sql::Connection& c) { return insert_lead(c, ws, lead, runner_.now()); });
+  const domain::Timestamp now = runner_.now();
+  const domain::Lead created = new_lead_record(lead, now);
+  const sql::Params values = new_lead_values(ws, created);
+  const PreparedEvent event =
+      prepare_event(ws, "lead.created", record_json::lead_data(created), {}, now);
+  return runner_.write(op, [&](sql::Connection& c) {
+    insert_lead(c, values);
+    record_event(c, ws, event);
+    return created;
+  });
 }
 
 std::optional<domain::Lead> LeadStore::get(const domain::WorkspaceId& ws,
@@ -503,7 +509,7 @@ void render_lead_item(const domain::Lead& lead, std::string& item) {
 // Where rows have no rowid (PostgreSQL), the lead version is read with each list page, and the
 // page is kept (RenderedPageCache).
 bool keeps_pages(const sql::Connection& c) {
-  return !c.dialect().lead_version().empty() && c.dialect().workspace_rowid("leads").empty();
+  return !c.dialect().lead_version().empty() && c.dialect().workspace_rowid("leads", "?").empty();
 }
 
 // Where rows have no rowid (PostgreSQL), a search's page is read by id, through the thread's one

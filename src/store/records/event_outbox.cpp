@@ -74,15 +74,29 @@ std::string insert_sql(std::string_view table, std::string_view columns) {
 
 }  // namespace
 
+PreparedEvent prepare_event(const domain::WorkspaceId& ws, std::string_view type,
+                            std::string_view data, std::string_view previous_attributes,
+                            domain::Timestamp now) {
+  PreparedEvent event{.id = domain::new_uuid_v7(now.unix_ms), .type = type, .at = now, .row = {}};
+  event.row = event_values(ws, event.id, type, data, previous_attributes, now);
+  return event;
+}
+
+void record_event(sql::Connection& conn, const domain::WorkspaceId& ws,
+                  const PreparedEvent& event) {
+  static const std::string sql = insert_sql("events", kEventColumns);
+  conn.execute_later(sql, event.row);
+  for (const auto& [webhook, events] : enabled_webhooks(conn, ws)) {
+    if (domain::subscribes_to(events, event.type)) {
+      record_delivery(conn, ws, webhook, event.id, event.type, {}, event.at);
+    }
+  }
+}
+
 void record_event(sql::Connection& conn, const domain::WorkspaceId& ws, std::string_view type,
                   std::string_view data, std::string_view previous_attributes,
                   domain::Timestamp now) {
-  static const std::string sql = insert_sql("events", kEventColumns);
-  const std::string id = domain::new_uuid_v7(now.unix_ms);
-  conn.execute_later(sql, event_values(ws, id, type, data, previous_attributes, now));
-  for (const auto& [webhook, events] : enabled_webhooks(conn, ws)) {
-    if (domain::subscribes_to(events, type)) record_delivery(conn, ws, webhook, id, type, {}, now);
-  }
+  record_event(conn, ws, prepare_event(ws, type, data, previous_attributes, now));
 }
 
 std::string record_delivery(sql::Connection& conn, const domain::WorkspaceId& ws,

@@ -16,8 +16,26 @@
 
 namespace leadline::store {
 
+// An event with its id drawn and its body rendered: what a create prepares before its write
+// transaction, so that the SQLite writer thread, which runs a batch's members one after the
+// other, only writes it (BENCHMARKS.md, "Round 8"). `type` is one of the event type literals.
+struct PreparedEvent {
+  std::string id;
+  std::string_view type;
+  domain::Timestamp at;
+  sql::Params row;  // the events row's values
+};
+
 // `data` and `previous_attributes` are JSON texts (record_json/event_shapes.hpp); an empty
 // `previous_attributes` is left out of the body.
+PreparedEvent prepare_event(const domain::WorkspaceId& ws, std::string_view type,
+                            std::string_view data, std::string_view previous_attributes,
+                            domain::Timestamp now);
+
+// Writes a prepared event and its deliveries.
+void record_event(sql::Connection& conn, const domain::WorkspaceId& ws, const PreparedEvent& event);
+
+// prepare_event, then record_event: for writes whose event depends on what they read.
 void record_event(sql::Connection& conn, const domain::WorkspaceId& ws, std::string_view type,
                   std::string_view data, std::string_view previous_attributes,
                   domain::Timestamp now);

@@ -32,4 +32,14 @@ std::string placeholders_for(std::string_view columns) {
   return out;
 }
 
+std::string numbered_placeholders_for(std::string_view columns) {
+  std::string out;
+  int n = 0;
+  for_each_column(columns, [&](std::string_view, bool last) {
+    out.append("?").append(std::to_string(++n));
+    if (!last) out.append(", ");
+  });
+  return out;
+}
+
 }  // namespace leadline::store::sql

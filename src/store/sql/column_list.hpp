@@ -14,4 +14,7 @@ std::string set_clause(std::string_view columns);
 // "?, ?, ?" for as many columns as `columns` names.
 std::string placeholders_for(std::string_view columns);
 
+// "?1, ?2, ?3": the same, numbered, for a statement that refers to one of the values twice.
+std::string numbered_placeholders_for(std::string_view columns);
+
 }  // namespace leadline::store::sql

@@ -73,9 +73,12 @@ class Dialect {
   virtual std::string_view try_lock_text() const = 0;
 
   // The value of a new row's rowid in `table`, an SQL expression taking the workspace id as its
-  // one parameter: the next rowid of the workspace's range, where the engine keeps a table's
-  // rows by workspace in their rowids (SQLite's leads, migration 0009); "" where it does not.
-  virtual std::string workspace_rowid(std::string_view table) const = 0;
+  // one parameter, written `workspace_param` ("?", or "?2" to reuse the second value of an
+  // INSERT numbered ?1, ?2, ...): the next rowid of the workspace's range, where the engine
+  // keeps a table's rows by workspace in their rowids (SQLite's leads, migration 0009); "" where
+  // it does not.
+  virtual std::string workspace_rowid(std::string_view table,
+                                      std::string_view workspace_param) const = 0;
 
   // A query taking the workspace id whose one row, if any, holds the version of its leads, which
   // every insert, update and delete of one of them raises in its own transaction (SQLite,

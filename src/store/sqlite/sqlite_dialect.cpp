@@ -64,11 +64,13 @@ class SqliteDialect final : public sql::Dialect {
 
   // The next rowid of the workspace's range: rowid = (workspace's rowid << 40) + n, so that the
   // range stands for the workspace inside the table's FTS5 index (migration 0009).
-  std::string workspace_rowid(std::string_view table) const override {
+  std::string workspace_rowid(std::string_view table,
+                              std::string_view workspace_param) const override {
     const std::string t(table);
     return "(SELECT COALESCE((SELECT t.rowid FROM " + t +
            " t WHERE t.rowid >= w.rowid << 40 AND t.rowid < (w.rowid + 1) << 40 ORDER BY "
-           "t.rowid DESC LIMIT 1), w.rowid << 40) + 1 FROM workspaces w WHERE w.id = ?)";
+           "t.rowid DESC LIMIT 1), w.rowid << 40) + 1 FROM workspaces w WHERE w.id = " +
+           std::string(workspace_param) + ")";
   }
 
   std::string_view lead_version() const override {
