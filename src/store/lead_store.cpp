@@ -254,17 +254,15 @@ namespace {
 // `values` are new_lead_values: on SQLite the rowid's expression takes the workspace as ?2, the
 // workspace_id column's value, so both engines bind the same values.
 void insert_lead(sql::Connection& conn, const sql::Params& values) {
-  const std::string rowid = conn.dialect().workspace_rowid("leads", "?2");
-  if (rowid.empty()) {
+  if (!conn.dialect().rowids_by_workspace()) {
     static const std::string sql = "INSERT INTO leads (" + new_lead_columns() + ") VALUES (" +
                                    sql::placeholders_for(new_lead_columns()) + ")";
-    conn.execute_later(sql, values);
-  } else {
-    static const std::string sql = "INSERT INTO leads (rowid, " + new_lead_columns() +
-                                   ") VALUES (" + rowid + ", " +
-                                   sql::numbered_placeholders_for(new_lead_columns()) + ")";
-    conn.execute_later(sql, values);
+    return conn.execute_later(sql, values);
   }
+  static const std::string sql = "INSERT INTO leads (rowid, " + new_lead_columns() + ") VALUES (" +
+                                 conn.dialect().workspace_rowid("leads", "?2") + ", " +
+                                 sql::numbered_placeholders_for(new_lead_columns()) + ")";
+  conn.execute_later(sql, values);
 }
 
 }  // namespace
@@ -509,7 +507,7 @@ void render_lead_item(const domain::Lead& lead, std::string& item) {
 // Where rows have no rowid (PostgreSQL), the lead version is read with each list page, and the
 // page is kept (RenderedPageCache).
 bool keeps_pages(const sql::Connection& c) {
-  return !c.dialect().lead_version().empty() && c.dialect().workspace_rowid("leads", "?").empty();
+  return !c.dialect().lead_version().empty() && !c.dialect().rowids_by_workspace();
 }
 
 // Where rows have no rowid (PostgreSQL), a search's page is read by id, through the thread's one

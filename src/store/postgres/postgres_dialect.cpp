@@ -54,6 +54,7 @@ class PostgresDialect final : public sql::Dialect {
 
   // Rows are addressed by their primary key; the trigram GIN index holds no rowid ranges.
   std::string workspace_rowid(std::string_view, std::string_view) const override { return {}; }
+  bool rowids_by_workspace() const override { return false; }
   // The sum of the workspace's shard counters (migration 0011), which identifies the set of
   // lead writes its snapshot sees (docs/design.md, "Search result cache").
   std::string_view lead_version() const override {

@@ -79,6 +79,9 @@ class Dialect {
   // it does not.
   virtual std::string workspace_rowid(std::string_view table,
                                       std::string_view workspace_param) const = 0;
+  // Whether workspace_rowid says anything: asked per write and per list, where building the
+  // expression to test it for "" would allocate each time.
+  virtual bool rowids_by_workspace() const = 0;
 
   // A query taking the workspace id whose one row, if any, holds the version of its leads, which
   // every insert, update and delete of one of them raises in its own transaction (SQLite,

@@ -72,6 +72,7 @@ class SqliteDialect final : public sql::Dialect {
            "t.rowid DESC LIMIT 1), w.rowid << 40) + 1 FROM workspaces w WHERE w.id = " +
            std::string(workspace_param) + ")";
   }
+  bool rowids_by_workspace() const override { return true; }
 
   std::string_view lead_version() const override {
     return "SELECT version FROM lead_versions WHERE workspace_id = ?";
