@@ -217,10 +217,12 @@ void ApiHandler::handle(const http::Request& request, http::Response& response,
   }
 }
 
-bool ApiHandler::may_wait(const http::Request& request) const {
+http::Waiting ApiHandler::waiting(const http::Request& request) const {
   // A write waits for its commit, which concurrent writes share (group commit on SQLite, the
   // WAL flush on PostgreSQL). Reads stay on the I/O thread: a hop costs more than it hides.
-  return request.method != "GET" && request.method != "HEAD";
+  if (request.method == "GET" || request.method == "HEAD") return http::Waiting::kNever;
+  return impl_->db.engine().writes_suspend() ? http::Waiting::kSuspending
+                                             : http::Waiting::kBlocking;
 }
 
 void ApiHandler::render_refusal(const http::Refusal& refusal, const http::Request* head,

@@ -30,7 +30,7 @@ class ApiHandler final : public http::Handler {
   void render_refusal(const http::Refusal& refusal, const http::Request* head,
                       http::Response& response, RequestFacts& facts);
   // Writes wait for their durable commit, which the store shares among concurrent writers.
-  bool may_wait(const http::Request& request) const override;
+  http::Waiting waiting(const http::Request& request) const override;
 
  private:
   struct Impl;

@@ -51,15 +51,23 @@ struct Response {
   }
 };
 
+// How handling a request may wait (Handler::waiting).
+enum class Waiting {
+  kNever,       // answered at once: run on the I/O thread
+  kSuspending,  // waits only where a fiber suspends (the SQLite group commit)
+  kBlocking,    // may block its thread (a database server's round trips, password hashing)
+};
+
 // What the server calls for each request. Implemented by the API layer.
 class Handler {
  public:
   virtual ~Handler() = default;
   virtual void handle(const Request& request, Response& response) = 0;
-  // True for requests whose handling may wait on others (a durable write waiting for its group
-  // commit). The server runs those on its blocking pool, so the waiting never holds an I/O
-  // thread and many such requests can wait, and be committed, together.
-  virtual bool may_wait(const Request&) const { return false; }
+  // Whether handling `request` may wait on others (a durable write waiting for its group
+  // commit), and how. The server runs such requests off its I/O threads, so the waiting never
+  // holds one and many requests can wait, and be committed, together: on its fiber thread when
+  // the wait suspends a fiber (fibers/suspension.hpp), on its blocking pool otherwise.
+  virtual Waiting waiting(const Request&) const { return Waiting::kNever; }
   // The HTTP layer's own refusals are rendered by the handler, so that every error shares one
   // envelope and one table of statuses. `head` is the request as far as it was read (possibly
   // part of its head only), or nullptr.

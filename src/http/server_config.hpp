@@ -12,7 +12,7 @@ struct ServerConfig {
   std::string host = "127.0.0.1";
   unsigned short port = 8080;            // 0 picks a free port
   unsigned threads = 0;                  // 0 = hardware concurrency
-  unsigned blocking_threads = 64;        // run Handler::may_wait requests; bounds the waiting ones
+  unsigned blocking_threads = 64;        // run Waiting::kBlocking requests; bounds those waiting
   std::size_t header_limit = 16 * 1024;  // larger headers: 431
   std::size_t body_limit = 1024 * 1024;  // larger bodies: 413
   std::chrono::milliseconds header_timeout{10'000};  // whole request head must arrive in this

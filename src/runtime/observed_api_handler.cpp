@@ -94,8 +94,9 @@ bool ObservedApiHandler::for_dashboard(const http::Request& request) const {
   return dashboard::owns(request.path());
 }
 
-bool ObservedApiHandler::may_wait(const http::Request& request) const {
-  return for_dashboard(request) || inner_.may_wait(request);
+http::Waiting ObservedApiHandler::waiting(const http::Request& request) const {
+  // The dashboard hashes passwords (Argon2id) and reads on its own: its thread may block.
+  return for_dashboard(request) ? http::Waiting::kBlocking : inner_.waiting(request);
 }
 
 void ObservedApiHandler::render_refusal(const http::Refusal& refusal, const http::Request* head,

@@ -36,7 +36,7 @@ class ObservedApiHandler final : public http::Handler {
                       http::Response& response) override;
   // The API's own answer: writes run on the blocking pool, reads on the I/O threads. Every
   // dashboard request may wait: on a password hash, or on the write that moves its session on.
-  bool may_wait(const http::Request& request) const override;
+  http::Waiting waiting(const http::Request& request) const override;
 
  private:
   bool for_dashboard(const http::Request& request) const;

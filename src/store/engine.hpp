@@ -77,6 +77,10 @@ class Engine {
   // True when every call waits on a network round trip (a database server): the server then
   // runs more worker threads than cores.
   virtual bool remote() const { return false; }
+
+  // True when a write's only wait is for its commit and that wait suspends a fiber rather than
+  // its thread (fibers/suspension.hpp): the server then runs writes on its fiber thread.
+  virtual bool writes_suspend() const { return false; }
 };
 
 }  // namespace leadline::store

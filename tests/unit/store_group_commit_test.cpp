@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
+#include <latch>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
+#include "fibers/fiber_thread.hpp"
 #include "store/sqlite/group_commit.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
 #include "store_group_commit_batch.hpp"
@@ -118,6 +121,66 @@ TEST_F(GroupCommitTest, ABatchWritesOneIndexSegmentForAllItsMembers) {
   auto found = writer_->query("SELECT COUNT(*) FROM docs WHERE docs MATCH 'beta'");
   found.next();
   EXPECT_EQ(found.int64(0), kFollowers);
+}
+
+std::atomic<int> commits_seen{0};
+
+// Members waiting on fibers (the server's writes) hold no thread while they wait: twenty of them,
+// from one fiber thread, queue behind a held batch together with blocking callers, and all of
+// them commit in the one next transaction, each with its own outcome.
+TEST_F(GroupCommitTest, MembersOnFibersWaitTogetherWithoutHoldingTheirThread) {
+  commits_seen = 0;
+  GroupCommit group(*writer_, [](sql::Connection&) { ++commits_seen; });
+  std::latch holding(1);
+  std::latch release(1);
+  std::thread holder([&] {
+    group.run([&](sql::Connection&) {
+      holding.count_down();
+      release.wait();
+      return true;
+    });
+  });
+  holding.wait();
+  std::atomic<int> returned{0};
+  std::atomic<int> thrown{0};
+  std::vector<std::thread> blocking;
+  {
+    fibers::FiberThread fibers("test-fibers");
+    for (int i = 0; i < 20; ++i) {
+      fibers.spawn([&, i] {
+        try {
+          group.run([i](sql::Connection& c) {
+            c.execute("INSERT INTO items (n, thread) VALUES (?, 1)", sql::Params().int64(i));
+            if (i % 5 == 4) throw std::runtime_error("member failed");
+            return i % 5 != 3;  // 3: rolled back
+          });
+          ++returned;
+        } catch (const std::runtime_error&) {
+          ++thrown;
+        }
+      });
+    }
+    for (int t = 0; t < 4; ++t) {
+      blocking.emplace_back([&, t] {
+        group.run([t](sql::Connection& c) {
+          c.execute("INSERT INTO items (n, thread) VALUES (?, 2)", sql::Params().int64(100 + t));
+          return true;
+        });
+        ++returned;
+      });
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(returned.load() + thrown.load(), 0);  // nobody returns before its commit
+    release.count_down();
+    holder.join();
+    for (auto& thread : blocking) thread.join();
+  }  // the fiber thread ends once every fiber has
+  EXPECT_EQ(returned.load(), 20);
+  EXPECT_EQ(thrown.load(), 4);
+  EXPECT_EQ(row_count(*writer_, "thread = 1"), 12);
+  EXPECT_EQ(row_count(*writer_, "thread = 2"), 4);
+  EXPECT_EQ(row_count(*writer_, "thread = 1 AND n % 5 >= 3"), 0);
+  EXPECT_EQ(commits_seen.load(), 2);  // the held batch, then everyone else's together
 }
 
 }  // namespace

@@ -48,12 +48,12 @@ std::uint32_t header_limit_of(const ServerConfig& config) {
 }  // namespace
 
 Connection::Connection(asio::ip::tcp::socket socket, const ServerConfig& config, Handler& handler,
-                       ConnectionRegistry& registry, asio::thread_pool& blocking_pool)
+                       ConnectionRegistry& registry, WaitingWork waiting_work)
     : stream_(std::move(socket)),
       config_(config),
       handler_(handler),
       registry_(registry),
-      blocking_pool_(blocking_pool) {
+      waiting_work_(waiting_work) {
   error_code ec;
   const auto remote = stream_.socket().remote_endpoint(ec);
   if (!ec) peer_ip_ = remote.address().to_string();
@@ -198,13 +198,19 @@ void Connection::respond() {
   const auto& message = parser_->get();
   adapt_request(message, peer_ip_, request_);
   response_.reset();
-  if (handler_.may_wait(request_)) {
-    // Nothing else touches this connection until the response is written, so the pool thread
-    // may use request_ and response_; the result comes back to the connection's strand.
-    asio::post(blocking_pool_, [self = shared_from_this()] {
+  const Waiting waiting = handler_.waiting(request_);
+  if (waiting != Waiting::kNever) {
+    // Nothing else touches this connection until the response is written, so the fiber or pool
+    // thread may use request_ and response_; the result comes back to the connection's strand.
+    auto handle = [self = shared_from_this()] {
       handle_guarded(self->handler_, self->request_, self->response_);
       asio::post(self->stream_.get_executor(), [self] { self->send_handled_response(); });
-    });
+    };
+    if (waiting == Waiting::kSuspending) {
+      waiting_work_.fibers.spawn(std::move(handle));
+    } else {
+      asio::post(waiting_work_.blocking_pool, std::move(handle));
+    }
     return;
   }
   // Quick requests run on this I/O thread: a hop to another thread would cost more than them.

@@ -5,7 +5,6 @@
 #include <array>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core/buffers_suffix.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
@@ -19,6 +18,7 @@
 #include "http/server/connection_registry.hpp"
 #include "http/server/response_head.hpp"
 #include "http/server/server.hpp"
+#include "http/server/waiting_work.hpp"
 
 namespace leadline::http {
 
@@ -27,7 +27,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
  public:
   // Takes over a slot the accept loop obtained with ConnectionRegistry::try_admit.
   Connection(boost::asio::ip::tcp::socket socket, const ServerConfig& config, Handler& handler,
-             ConnectionRegistry& registry, boost::asio::thread_pool& blocking_pool);
+             ConnectionRegistry& registry, WaitingWork waiting_work);
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -63,7 +63,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   const ServerConfig& config_;
   Handler& handler_;
   ConnectionRegistry& registry_;
-  boost::asio::thread_pool& blocking_pool_;
+  WaitingWork waiting_work_;
   ConnectionRegistry::Entry entry_{};
   bool enlisted_ = false;
   Phase phase_ = Phase::reading_head;

@@ -32,12 +32,12 @@ bool is_resource_exhaustion(const error_code& ec) {
 }  // namespace
 
 Listener::Listener(asio::io_context& ioc, const ServerConfig& config, Handler& handler,
-                   ConnectionRegistry& registry, asio::thread_pool& blocking_pool)
+                   ConnectionRegistry& registry, WaitingWork waiting_work)
     : ioc_(ioc),
       config_(config),
       handler_(handler),
       registry_(registry),
-      blocking_pool_(blocking_pool),
+      waiting_work_(waiting_work),
       strand_(asio::make_strand(ioc)),
       acceptor_(strand_),
       retry_timer_(strand_) {}
@@ -113,7 +113,7 @@ void Listener::start_connection(tcp::socket socket) {
   std::shared_ptr<Connection> connection;
   try {
     connection = std::make_shared<Connection>(std::move(socket), config_, handler_, registry_,
-                                              blocking_pool_);
+                                              waiting_work_);
   } catch (const std::bad_alloc&) {
     registry_.leave(nullptr);  // the slot was taken for a connection that never existed
     return;

@@ -6,20 +6,20 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <memory>
 #include <string>
 
-#include "http/server/connection_registry.hpp"
 #include "http/request.hpp"
+#include "http/server/connection_registry.hpp"
 #include "http/server/server.hpp"
+#include "http/server/waiting_work.hpp"
 
 namespace leadline::http {
 
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
   Listener(boost::asio::io_context& ioc, const ServerConfig& config, Handler& handler,
-           ConnectionRegistry& registry, boost::asio::thread_pool& blocking_pool);
+           ConnectionRegistry& registry, WaitingWork waiting_work);
 
   // Binds (with SO_REUSEADDR) and listens; returns the bound "HOST:PORT".
   // Throws std::runtime_error naming the address when that fails.
@@ -38,7 +38,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   const ServerConfig& config_;
   Handler& handler_;
   ConnectionRegistry& registry_;
-  boost::asio::thread_pool& blocking_pool_;
+  WaitingWork waiting_work_;
   boost::asio::strand<boost::asio::io_context::executor_type> strand_;
   boost::asio::ip::tcp::acceptor acceptor_;
   boost::asio::steady_timer retry_timer_;

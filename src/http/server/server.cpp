@@ -76,6 +76,9 @@ struct Server::Impl {
   asio::steady_timer drain_deadline{strand};
   // Declared after the io_context, so it is joined first: its tasks hold connections.
   asio::thread_pool blocking_pool{std::max(1u, config.blocking_threads)};
+  // Likewise: its fibers hold connections. Writes that wait only on a commit wait here, each on
+  // a fiber of one thread, rather than each parking a pool thread (docs/design.md).
+  fibers::FiberThread fibers{"http-fibers"};
   std::shared_ptr<Listener> listener;
   std::atomic<bool> stop_requested{false};
 };
@@ -87,8 +90,9 @@ Server::~Server() = default;
 
 std::string Server::listen() {
   if (impl_->listener) throw std::logic_error("Server::listen called twice");
-  auto listener = std::make_shared<Listener>(impl_->ioc, impl_->config, impl_->handler,
-                                             impl_->registry, impl_->blocking_pool);
+  auto listener =
+      std::make_shared<Listener>(impl_->ioc, impl_->config, impl_->handler, impl_->registry,
+                                 WaitingWork{impl_->blocking_pool, impl_->fibers});
   std::string address = listener->open();
   impl_->listener = std::move(listener);
   impl_->listener->start();

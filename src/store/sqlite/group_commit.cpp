@@ -24,14 +24,26 @@ GroupCommit::~GroupCommit() {
 
 void GroupCommit::run(Work work) {
   Member self(work);
-  std::unique_lock lock(mutex_);
-  const std::uint64_t number = next_batch_;
-  waiting_.push_back(&self);
+  if (fibers::on_fiber()) {
+    // The writer resumes the fiber after the commit; nothing here runs before it suspended.
+    fibers::suspend([&](fibers::Resume resume) {
+      self.resume = std::move(resume);
+      std::lock_guard lock(mutex_);
+      enqueue(self);
+    });
+  } else {
+    std::unique_lock lock(mutex_);
+    const std::uint64_t number = enqueue(self);
+    committed_[number % 2].wait(lock, [&] { return committed_batches_ >= number; });
+  }
+  if (self.error) std::rethrow_exception(self.error);
+}
+
+std::uint64_t GroupCommit::enqueue(Member& member) {
+  waiting_.push_back(&member);
   // A writer that is committing finds this member when it looks again; only an idle one waits.
   if (waiting_.size() == 1) arrived_.notify_one();
-  committed_[number % 2].wait(lock, [&] { return committed_batches_ >= number; });
-  lock.unlock();
-  if (self.error) std::rethrow_exception(self.error);
+  return next_batch_;
 }
 
 void GroupCommit::write_loop() {
@@ -46,6 +58,11 @@ void GroupCommit::write_loop() {
     const std::uint64_t number = next_batch_++;
     lock.unlock();
     commit(batch);
+    // A resumed member may end at once and take its Member with it: its Resume is moved out
+    // first, and the member is not touched after.
+    for (Member* member : batch) {
+      if (member->resume) fibers::Resume(std::move(member->resume))();
+    }
     batch.clear();
     lock.lock();
     committed_batches_ = number;

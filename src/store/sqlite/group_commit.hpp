@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "fibers/suspension.hpp"
 #include "store/engine.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
 
@@ -29,7 +30,8 @@ class GroupCommit {
 
   // Runs `work` in the next shared write transaction and returns after it committed. `work`
   // returns false to undo its own changes. An exception from `work` undoes its changes and is
-  // rethrown here; so is a failed COMMIT, to every member of that transaction.
+  // rethrown here; so is a failed COMMIT, to every member of that transaction. On a fiber, the
+  // fiber is suspended until then and its thread runs others; elsewhere the thread waits.
   void run(Work work);
 
  private:
@@ -38,10 +40,13 @@ class GroupCommit {
     explicit Member(Work w) : work(w) {}
     Work work;
     std::exception_ptr error;
+    fibers::Resume resume;  // set when the member waits on a fiber
   };
 
   // The writer thread: takes everyone waiting as its batch, commits it, wakes the batch.
   void write_loop();
+  // Adds a member to the next batch; the caller holds mutex_. Its batch's number.
+  std::uint64_t enqueue(Member& member);
   void commit(const std::vector<Member*>& batch);
   // The batch's members one after the other, none in a savepoint of its own, then COMMIT. False,
   // with nothing committed, when one of several members failed or had changes to undo: the

@@ -22,6 +22,8 @@ class SqliteEngine final : public Engine {
 
   void run(Access access, Work work) override;
   bool ping() override;  // in sqlite_ping.cpp
+  // A write waits only for its group commit, which suspends a calling fiber (group_commit.hpp).
+  bool writes_suspend() const override { return true; }
 
  private:
   std::unique_ptr<Connection> writer_;
