@@ -11,6 +11,7 @@
 
 #include "store/sqlite/bound_rows.hpp"
 #include "store/sqlite/sqlite_dialect.hpp"
+#include "store/sqlite/wal_write_buffer.hpp"
 
 namespace leadline::store::sqlite {
 
@@ -141,7 +142,7 @@ Connection::Connection(const std::string& path, Open open) {
   configure_sqlite_once();
   const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
                     (open == Open::kCreating ? SQLITE_OPEN_CREATE : 0);
-  const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+  const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, wal_write_buffer_vfs());
   if (rc != SQLITE_OK) {
     std::string what = "cannot open database " + path + ": ";
     what += db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);

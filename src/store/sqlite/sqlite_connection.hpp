@@ -57,6 +57,8 @@ class Connection final : public sql::Connection {
                    const std::vector<sql::Params>& rows) override;
 
   bool in_transaction() const;
+  // The SQLite handle, for what this class does not wrap (file controls in tests).
+  sqlite3* handle() const { return db_; }
   // Rows inserted, updated or deleted since the connection opened, by triggers too.
   std::int64_t total_changes() const;
 
