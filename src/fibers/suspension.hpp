@@ -26,7 +26,8 @@ class Resume {
 bool on_fiber();
 
 // Suspends the running fiber: `arm` receives the Resume that wakes it (and may hand it to another
-// thread at once; the fiber cannot run before it has suspended). Must be called on a fiber.
+// thread at once; the fiber cannot run before it has suspended). When `arm` throws, the fiber
+// does not suspend and the exception propagates. Must be called on a fiber.
 void suspend(const std::function<void(Resume)>& arm);
 
 }  // namespace leadline::fibers

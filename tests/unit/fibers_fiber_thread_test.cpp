@@ -6,6 +6,7 @@
 #include <chrono>
 #include <future>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -141,6 +142,22 @@ TEST(FiberThread, StopsOnlyOnceASuspendedFiberWasResumedAndEnded) {
   }  // waits here for the fiber, resumed 200 ms later
   EXPECT_TRUE(ended.load());
   late.join();
+}
+
+// Nothing will resume a fiber whose arm threw: it carries on, and the thread still stops.
+TEST(FiberThread, AnArmThatThrowsLeavesTheFiberRunningAndTheThreadFreeToStop) {
+  std::atomic<bool> caught{false};
+  {
+    FiberThread fibers("test-fibers");
+    fibers.spawn([&] {
+      try {
+        fibers::suspend([](Resume) { throw std::runtime_error("could not hand it over"); });
+      } catch (const std::runtime_error&) {
+        caught = true;
+      }
+    });
+  }  // would never return if the failed suspension kept the thread running
+  EXPECT_TRUE(caught.load());
 }
 
 TEST(FiberThread, ManyMoreFibersThanKeptStacksRunAndEnd) {
