@@ -12,19 +12,42 @@
 
 namespace leadline::store::sqlite::testing {
 
+// Holds the writer inside a batch of one until release(): whatever queues meanwhile forms the
+// next batch, together.
+class HeldBatch {
+ public:
+  explicit HeldBatch(GroupCommit& group)
+      : holder_([this, &group] {
+          group.run([this](sql::Connection&) {
+            holding_.count_down();
+            release_.wait();
+            return true;
+          });
+        }) {
+    holding_.wait();
+  }
+  HeldBatch(const HeldBatch&) = delete;
+  HeldBatch& operator=(const HeldBatch&) = delete;
+  ~HeldBatch() {
+    if (holder_.joinable()) release();
+  }
+
+  // Lets the held batch commit, and returns once it has.
+  void release() {
+    release_.count_down();
+    holder_.join();
+  }
+
+ private:
+  std::latch holding_{1};
+  std::latch release_{1};
+  std::thread holder_;  // last: started once the latches exist
+};
+
 // Each write runs on a thread of its own; they queue in no particular order.
 inline void run_as_one_batch(GroupCommit& group,
                              const std::vector<std::function<void(sql::Connection&)>>& writes) {
-  std::latch holding(1);
-  std::latch release(1);
-  std::thread holder([&] {
-    group.run([&](sql::Connection&) {
-      holding.count_down();
-      release.wait();
-      return true;
-    });
-  });
-  holding.wait();
+  HeldBatch held(group);
   std::vector<std::thread> members;
   for (const auto& write : writes) {
     members.emplace_back([&group, &write] {
@@ -36,8 +59,7 @@ inline void run_as_one_batch(GroupCommit& group,
   }
   // Time for every member to queue behind the held batch.
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  release.count_down();
-  holder.join();
+  held.release();
   for (auto& member : members) member.join();
 }
 

@@ -5,7 +5,6 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
-#include <latch>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -131,16 +130,7 @@ std::atomic<int> commits_seen{0};
 TEST_F(GroupCommitTest, MembersOnFibersWaitTogetherWithoutHoldingTheirThread) {
   commits_seen = 0;
   GroupCommit group(*writer_, [](sql::Connection&) { ++commits_seen; });
-  std::latch holding(1);
-  std::latch release(1);
-  std::thread holder([&] {
-    group.run([&](sql::Connection&) {
-      holding.count_down();
-      release.wait();
-      return true;
-    });
-  });
-  holding.wait();
+  testing::HeldBatch held(group);
   std::atomic<int> returned{0};
   std::atomic<int> thrown{0};
   std::vector<std::thread> blocking;
@@ -171,8 +161,7 @@ TEST_F(GroupCommitTest, MembersOnFibersWaitTogetherWithoutHoldingTheirThread) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     EXPECT_EQ(returned.load() + thrown.load(), 0);  // nobody returns before its commit
-    release.count_down();
-    holder.join();
+    held.release();
     for (auto& thread : blocking) thread.join();
   }  // the fiber thread ends once every fiber has
   EXPECT_EQ(returned.load(), 20);

@@ -43,6 +43,15 @@ class WalWriteBufferTest : public ::testing::Test {
     return {rows.int64(0), rows.is_null(1) ? 0 : rows.int64(1)};
   }
 
+  void expect_each_of_50_commits_whole_at_once() {
+    for (int batch = 0; batch < 50; ++batch) {
+      commit_rows(batch * 20, 20, 300);
+      const auto [count, intact] = seen_by_reader();
+      ASSERT_EQ(count, (batch + 1) * 20);
+      ASSERT_EQ(intact, count);
+    }
+  }
+
   store::testing::TempDir dir_;
   std::string path_;
   std::unique_ptr<Connection> writer_;
@@ -69,24 +78,14 @@ TEST_F(WalWriteBufferTest, ConnectionsOpenThroughItAndOnlyTheWalIsWrapped) {
 }
 
 TEST_F(WalWriteBufferTest, ACommitIsWholeForAnotherConnectionAtOnce) {
-  for (int batch = 0; batch < 50; ++batch) {
-    commit_rows(batch * 20, 20, 300);
-    const auto [count, intact] = seen_by_reader();
-    ASSERT_EQ(count, (batch + 1) * 20);
-    ASSERT_EQ(intact, count);
-  }
+  expect_each_of_50_commits_whole_at_once();
 }
 
 // Without a sync at COMMIT nothing would write the buffer before SQLite publishes the frames:
 // the commit frame itself must.
 TEST_F(WalWriteBufferTest, ACommitIsWholeEvenWithoutItsSync) {
   writer_->execute_script("PRAGMA synchronous = OFF");
-  for (int batch = 0; batch < 50; ++batch) {
-    commit_rows(batch * 20, 20, 300);
-    const auto [count, intact] = seen_by_reader();
-    ASSERT_EQ(count, (batch + 1) * 20);
-    ASSERT_EQ(intact, count);
-  }
+  expect_each_of_50_commits_whole_at_once();
 }
 
 // 3 MB in one transaction: more than the buffer (1 MiB) and than one write of the default VFS
