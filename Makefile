@@ -144,15 +144,11 @@ comma        := ,
 # -O1 as the sanitizer manuals advise; -g1 keeps file:line in reports at a fraction of -g's
 # compile time, which keeps the CI sanitizer run short. Asserts stay on.
 SAN_OPT      := -O1 -g1
-# Boost.Context's ucontext fibers tell the sanitizers of each stack switch (its default fibers,
-# hand-written assembly, do not): the fiber thread's stacks would otherwise read as overflows.
-SAN_FIBERS   := -DBOOST_USE_UCONTEXT
 ASAN_CXX     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
-                -Wno-maybe-uninitialized $(SAN_FIBERS) -DBOOST_USE_ASAN
+                -Wno-maybe-uninitialized
 # GCC 12 warns (-Wtsan) that ThreadSanitizer does not model atomic_thread_fence, which Asio's
 # fenced blocks use; with warnings as errors that would stop the build in Boost's headers.
-TSAN_CXX     := -fsanitize=thread -fno-omit-frame-pointer -Wno-maybe-uninitialized -Wno-tsan \
-                $(SAN_FIBERS) -DBOOST_USE_TSAN
+TSAN_CXX     := -fsanitize=thread -fno-omit-frame-pointer -Wno-maybe-uninitialized -Wno-tsan
 ASAN_ENV     := ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:print_stacktrace=1:detect_stack_use_after_return=1:strict_init_order=1 \
                 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 TSAN_ENV     := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:history_size=4:suppressions=$(SAN_SUPP)/tsan.supp
