@@ -12,7 +12,7 @@ namespace leadline::store::sqlite {
 
 namespace {
 
-constexpr int kWalCheckpointPages = 8000;
+constexpr int kWalCheckpointPages = 4000;
 
 // Enough idle read connections for every server thread; more open under bursts.
 std::size_t idle_readers() {
@@ -30,13 +30,13 @@ SqliteEngine::SqliteEngine(const std::string& path, const domain::Clock& clock)
   // before those triggers. Readers keep the default: a large sort of theirs spills to disk
   // rather than grow the process.
   writer_->execute_script("PRAGMA temp_store = MEMORY");
-  // The writer checkpoints after a commit once the WAL holds this many pages (32 MiB; SQLite's
-  // default is 1,000). A checkpoint writes each page changed since the last one once, so the
-  // pages every create touches (index roots and right edges, counts, versions) are written once
-  // per 8,000 WAL pages rather than per 1,000, and the database is fsynced 8 times less often:
-  // creates ran 10–20 % faster side by side, at the price of a longer pause per checkpoint (p99
-  // 36–46 ms instead of 28–41 under 64 writers) and a WAL file that stays at that size.
-  // (BENCHMARKS.md, "Round 9".)
+  // The writer checkpoints after a commit once the WAL holds this many pages (16 MiB; SQLite's
+  // default is 1,000). A checkpoint writes each page changed since the last one once, so pages
+  // that every write touches (index roots and right edges, counts, versions) are written once
+  // per 4,000 WAL pages rather than per 1,000, and the database is fsynced a quarter as often.
+  // The price is a longer pause for the writes waiting behind a checkpoint: side by side under
+  // 64 PATCH writers, 1,000 / 2,000 / 4,000 / 8,000 pages made 9.1 / 9.9 / 10.6 / 10.4k per s
+  // with a p99 of 25 / 36 / 56 / 90 ms (BENCHMARKS.md, "Round 9"). The WAL file stays that size.
   writer_->execute_script("PRAGMA wal_autocheckpoint = " + std::to_string(kWalCheckpointPages));
   Transaction tx(*writer_, Transaction::Kind::kWrite);
   apply_migrations(*writer_, migrations(), clock.now());
