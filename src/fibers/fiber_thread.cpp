@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "fibers/sanitizer_notes.hpp"
 #include "fibers/suspension.hpp"
 
 namespace leadline::fibers {
@@ -86,10 +87,16 @@ class StackStore {
   std::vector<void*> free_;
 };
 
-// What each fiber keeps to allocate and free its stack: a handle on its thread's store.
+// What each fiber keeps to allocate and free its stack: a handle on its thread's store, and the
+// fiber's sanitizer notes, which learn where its stack is.
 struct StackAllocator {
   StackStore* store;
-  ctx::stack_context allocate() { return store->take(); }
+  SanitizerNotes* notes;
+  ctx::stack_context allocate() {
+    ctx::stack_context stack = store->take();
+    notes->set_stack(static_cast<char*>(stack.sp) - stack.size, stack.size);
+    return stack;
+  }
   void deallocate(ctx::stack_context& stack) noexcept { store->give_back(stack); }
 };
 
@@ -106,6 +113,7 @@ struct Resume::Target {
   // Set while suspended: the thread keeps running until the task is resumed.
   std::optional<TrackedExecutor> keep_running;
   std::weak_ptr<Target> self;
+  SanitizerNotes notes;
 };
 
 namespace {
@@ -115,7 +123,9 @@ thread_local Resume::Target* current_task = nullptr;
 
 void run_until_suspended(const std::shared_ptr<Resume::Target>& task) {
   current_task = task.get();
+  task->notes.scheduler_leaves();
   task->fiber = std::move(task->fiber).resume();
+  task->notes.scheduler_returns();
   current_task = nullptr;
 }
 
@@ -143,7 +153,9 @@ void suspend(const std::function<void(Resume)>& arm) {
     task->keep_running.reset();
     throw;
   }
+  task->notes.fiber_leaves(false);
   task->scheduler = std::move(task->scheduler).resume();
+  task->notes.fiber_enters();
 }
 
 struct FiberThread::Impl {
@@ -173,13 +185,15 @@ void FiberThread::spawn(std::function<void()> body) {
   task->self = task;
   asio::post(impl_->ioc, [task, stacks = &impl_->stacks] {
     Resume::Target* raw = task.get();
-    raw->fiber =
-        ctx::fiber(std::allocator_arg, StackAllocator{stacks}, [raw](ctx::fiber&& scheduler) {
-          raw->scheduler = std::move(scheduler);
-          raw->body();
-          raw->body = nullptr;  // what it holds goes now, on this stack
-          return std::move(raw->scheduler);
-        });
+    raw->fiber = ctx::fiber(std::allocator_arg, StackAllocator{stacks, &raw->notes},
+                            [raw](ctx::fiber&& scheduler) {
+                              raw->notes.fiber_enters();
+                              raw->scheduler = std::move(scheduler);
+                              raw->body();
+                              raw->body = nullptr;  // what it holds goes now, on this stack
+                              raw->notes.fiber_leaves(true);
+                              return std::move(raw->scheduler);
+                            });
     run_until_suspended(task);
   });
 }
