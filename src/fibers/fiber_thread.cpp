@@ -105,14 +105,13 @@ using TrackedExecutor = std::decay_t<decltype(asio::prefer(
 
 }  // namespace
 
-struct Resume::Target {
+struct Resume::Target : std::enable_shared_from_this<Resume::Target> {
   asio::io_context* ioc = nullptr;
   std::function<void()> body;
   ctx::fiber fiber;      // resuming it continues the task
   ctx::fiber scheduler;  // inside the task: suspending returns there
   // Set while suspended: the thread keeps running until the task is resumed.
   std::optional<TrackedExecutor> keep_running;
-  std::weak_ptr<Target> self;
   SanitizerNotes notes;
 };
 
@@ -147,7 +146,7 @@ void suspend(const std::function<void(Resume)>& arm) {
   task->keep_running.emplace(
       asio::prefer(task->ioc->get_executor(), asio::execution::outstanding_work.tracked));
   try {
-    arm(Resume(task->self.lock()));
+    arm(Resume(task->shared_from_this()));
   } catch (...) {
     // Not suspended after all: nothing will resume the fiber, so nothing may keep the thread.
     task->keep_running.reset();
@@ -182,7 +181,6 @@ void FiberThread::spawn(std::function<void()> body) {
   auto task = std::make_shared<Resume::Target>();
   task->ioc = &impl_->ioc;
   task->body = std::move(body);
-  task->self = task;
   asio::post(impl_->ioc, [task, stacks = &impl_->stacks] {
     Resume::Target* raw = task.get();
     raw->fiber = ctx::fiber(std::allocator_arg, StackAllocator{stacks, &raw->notes},
