@@ -222,10 +222,15 @@ std::variant<ImportCounts, ImportFailure> ImportStore::apply(const domain::Works
                                                              const std::vector<ImportItem>& items) {
   static const Operation op("import_batch");
   static const Operation upkeep("import_upkeep");
+  sql::ImportBatchSize batch;
+  for (const ImportItem& item : items) {
+    if (std::holds_alternative<domain::NewLead>(item.record)) ++batch.leads;
+    if (std::holds_alternative<domain::NewContact>(item.record)) ++batch.contacts;
+  }
   auto result = runner_.write_if(
       op,
       [&](sql::Connection& c) {
-        c.dialect().before_import(c, ws);
+        c.dialect().before_import(c, ws, batch);
         auto result = ImportWalk(c, ws, runner_.now()).run(items);
         // A failed batch is rolled back whole, so only a stored one needs finishing.
         if (std::holds_alternative<ImportCounts>(result)) c.dialect().after_import(c, ws);

@@ -1,5 +1,11 @@
 // Import: items in order, visitors matched or created, counts, and all-or-nothing rollback
 // naming the failing line.
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <string_view>
+
+#include "store/sqlite/bulk_index_rebuild.hpp"
 #include "store_test_fixture.hpp"
 
 namespace leadline::store::testing {
@@ -75,6 +81,117 @@ TEST_P(StoreTest, ImportStoresEverythingInOrderAndCounts) {
   EXPECT_EQ(first.agent_name, "Alan");
   EXPECT_EQ(first.updated_at, ts("2025-02-03T00:00:00.000Z"));
   EXPECT_EQ(first.last_message, "hello");
+}
+
+// The SQLite file's index names on leads and contacts, and its integrity check.
+struct SqliteIndexes {
+  std::vector<std::string> names;
+  std::string integrity;
+};
+
+SqliteIndexes sqlite_indexes(const std::string& url) {
+  SqliteIndexes out;
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open(url.substr(std::string_view("sqlite:").size()).c_str(), &db), SQLITE_OK);
+  auto each = [db](const char* sql, auto&& row) {
+    sqlite3_stmt* stmt = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr), SQLITE_OK);
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+      row(std::string(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0))));
+    }
+    sqlite3_finalize(stmt);
+  };
+  each(
+      "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name IN ('leads', 'contacts') "
+      "ORDER BY name",
+      [&](std::string name) { out.names.push_back(std::move(name)); });
+  each("PRAGMA integrity_check", [&](std::string line) { out.integrity += line; });
+  sqlite3_close(db);
+  return out;
+}
+
+// kRebuildMinRows leads named and scored in an order of their own, then as many contacts.
+std::vector<ImportItem> bulk_items(std::int64_t n) {
+  std::vector<ImportItem> items;
+  char text[32];
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::snprintf(text, sizeof text, "Lead %05lld", static_cast<long long>(n - 1 - i));
+    domain::NewLead lead = lead_named(text);
+    lead.lead_score = static_cast<double>((i * 37) % 1000);
+    lead.pipeline_stage =
+        i % 4 == 0 ? domain::PipelineStage::kQualified : domain::PipelineStage::kNew;
+    items.push_back({static_cast<int>(items.size() + 1), lead});
+  }
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::snprintf(text, sizeof text, "c%05lld@x.io", static_cast<long long>(i));
+    items.push_back({static_cast<int>(items.size() + 1),
+                     contact_named("C" + std::to_string(n - 1 - i), std::string(text))});
+  }
+  return items;
+}
+
+// Large enough that SQLite drops the tables' secondary indexes and builds them after the rows
+// (bulk_index_rebuild.hpp): the lists read the same rows through them, and the file keeps
+// every index.
+TEST_P(StoreTest, BulkImportIntoAnEmptyTableBuildsItsIndexesAgain) {
+  const auto before = backend() == Backend::kSqlite ? sqlite_indexes(url()) : SqliteIndexes{};
+  const auto n = sqlite::kRebuildMinRows;
+  const auto counts = import_ok(bulk_items(n));
+  EXPECT_EQ(counts.leads, n);
+  EXPECT_EQ(counts.contacts, n);
+
+  LeadListQuery by_name;
+  by_name.sort = {LeadSortField::kVisitorName, SortDirection::kAsc};
+  const auto names = store_->leads().list(ws_, by_name);
+  EXPECT_EQ(names.total_count, n);
+  EXPECT_EQ(names.items.at(0).visitor_name, "Lead 00000");
+  EXPECT_EQ(names.items.at(1).visitor_name, "Lead 00001");
+  LeadListQuery by_score;
+  by_score.sort = {LeadSortField::kLeadScore, SortDirection::kDesc};
+  EXPECT_EQ(store_->leads().list(ws_, by_score).items.at(0).lead_score, 999.0);
+  LeadListQuery qualified;
+  qualified.stage = domain::PipelineStage::kQualified;
+  EXPECT_EQ(store_->leads().list(ws_, qualified).total_count, n / 4);
+  ContactListQuery contacts;
+  contacts.sort = {ContactSortField::kEmail, SortDirection::kAsc};
+  const auto by_email = store_->contacts().list(ws_, contacts);
+  EXPECT_EQ(by_email.total_count, n);
+  EXPECT_EQ(by_email.items.at(0).email, "c00000@x.io");
+
+  // The next, small import and an API write go through the rebuilt indexes.
+  import_ok({{1, lead_named("Aaron")}});
+  store_->leads().create(ws_, lead_named("Ab"));
+  const auto after = store_->leads().list(ws_, by_name);
+  EXPECT_EQ(after.total_count, n + 2);
+  EXPECT_EQ(after.items.at(0).visitor_name, "Aaron");
+  EXPECT_EQ(after.items.at(1).visitor_name, "Ab");
+  if (backend() == Backend::kSqlite) {
+    const auto indexes = sqlite_indexes(url());
+    EXPECT_EQ(indexes.names, before.names);
+    EXPECT_EQ(indexes.integrity, "ok");
+  }
+}
+
+// A bulk import that fails rolls its dropped indexes back with its rows.
+TEST_P(StoreTest, FailedBulkImportKeepsTheIndexes) {
+  std::get<domain::Contact>(store_->contacts().create(ws_, contact_named("Old", "old@x.io")));
+  const auto before = backend() == Backend::kSqlite ? sqlite_indexes(url()) : SqliteIndexes{};
+  auto items = bulk_items(sqlite::kRebuildMinRows);
+  items.push_back({static_cast<int>(items.size() + 1), contact_named("Dup", "OLD@x.io")});
+  auto result = store_->imports().apply(ws_, items);
+  ASSERT_TRUE(std::holds_alternative<ImportFailure>(result));
+  EXPECT_EQ(std::get<ImportFailure>(result).line, static_cast<int>(items.size()));
+  EXPECT_EQ(store_->leads().list(ws_, {}).total_count, 0);
+  EXPECT_EQ(store_->contacts().list(ws_, {}).total_count, 1);
+  if (backend() == Backend::kSqlite) {
+    const auto indexes = sqlite_indexes(url());
+    EXPECT_EQ(indexes.names, before.names);
+    EXPECT_EQ(indexes.integrity, "ok");
+  }
+  import_ok({{1, lead_named("B")}, {2, lead_named("A")}});
+  LeadListQuery by_name;
+  by_name.sort = {LeadSortField::kVisitorName, SortDirection::kAsc};
+  EXPECT_EQ(store_->leads().list(ws_, by_name).items.at(0).visitor_name, "A");
 }
 
 TEST_P(StoreTest, ImportWithoutCreatedAtUsesNow) {

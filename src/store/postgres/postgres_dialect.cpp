@@ -92,7 +92,8 @@ class PostgresDialect final : public sql::Dialect {
   // The import's commit is flushed before it returns even where the server's default is
   // synchronous_commit=off: until then no reader may set the hint bits of its rows, so the VACUUM
   // after it (after_import_commit) could mark none of their pages all-visible.
-  void before_import(sql::Connection& conn, const domain::WorkspaceId&) const override {
+  void before_import(sql::Connection& conn, const domain::WorkspaceId&,
+                     const sql::ImportBatchSize&) const override {
     conn.execute("SELECT set_config('leadline.deferred_counts', 'on', true)");
     conn.execute("SELECT set_config('synchronous_commit', 'on', true)");
     conn.execute(

@@ -3,6 +3,7 @@
 // around an import and a migration. One implementation per engine (sqlite/, postgres/).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -37,6 +38,12 @@ struct TagTarget {
   std::string_view column;
   std::string_view table;
   std::string_view id_column;
+};
+
+// How many records of each kind an import's batch stores.
+struct ImportBatchSize {
+  std::int64_t leads = 0;
+  std::int64_t contacts = 0;
 };
 
 class Dialect {
@@ -103,8 +110,10 @@ class Dialect {
   virtual void add_search(ListSql& sql, const SearchTarget& target,
                           const std::string& needle) const = 0;
 
-  // Run inside an import's transaction, before its first and after its last record.
-  virtual void before_import(Connection& conn, const domain::WorkspaceId& ws) const = 0;
+  // Run inside an import's transaction, before its first and after its last record. `batch`
+  // says how many records of each kind follow.
+  virtual void before_import(Connection& conn, const domain::WorkspaceId& ws,
+                             const ImportBatchSize& batch) const = 0;
   virtual void after_import(Connection& conn, const domain::WorkspaceId& ws) const = 0;
   // Run once the import has committed, outside any transaction, on the tables it wrote to
   // (comma-separated): the engine's own after-load upkeep, done before the import returns.

@@ -5,6 +5,7 @@
 
 #include "store/sql/connection.hpp"
 #include "store/sql/list_statements.hpp"
+#include "store/sqlite/bulk_index_rebuild.hpp"
 #include "store/sqlite/search_queue.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
 #include "store/sqlite/trigram_match.hpp"
@@ -138,8 +139,13 @@ class SqliteDialect final : public sql::Dialect {
 
   // A larger page cache for the import's transaction (kImportCacheKiB); set back after it, so a
   // connection that lives on does not keep the memory. A failed import's process ends anyway.
-  void before_import(sql::Connection& conn, const domain::WorkspaceId&) const override {
+  // A batch at least as large as its table builds that table's indexes after its rows
+  // (bulk_index_rebuild.hpp).
+  void before_import(sql::Connection& conn, const domain::WorkspaceId&,
+                     const sql::ImportBatchSize& batch) const override {
     conn.execute_script("PRAGMA cache_size = -" + std::to_string(kImportCacheKiB));
+    drop_indexes_for_bulk_load(conn, "leads", batch.leads);
+    drop_indexes_for_bulk_load(conn, "contacts", batch.contacts);
   }
   // The import ends by merging the trigram indexes' segments into one (FTS5 'optimize', with
   // the import's rows, in its transaction). A bulk import leaves segments whose merging FTS5
@@ -147,6 +153,7 @@ class SqliteDialect final : public sql::Dialect {
   // database cost 1.7x the CPU and 2.3x the bytes per request until then (BENCHMARKS.md,
   // "Round 3"). About 1 s per 100k leads and contacts; nothing on an index already merged.
   void after_import(sql::Connection& conn, const domain::WorkspaceId&) const override {
+    rebuild_dropped_indexes(conn);
     // The queued changes first, so that they are in the one merged segment.
     apply_search_queues(conn);
     conn.execute_script(
