@@ -47,10 +47,13 @@ void drop_indexes_for_bulk_load(sql::Connection& conn, std::string_view table,
       "SELECT name, tbl_name, sql FROM main.sqlite_schema WHERE type = 'index' AND tbl_name = ? "
       "AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE %'",
       sql::Params().text(table));
-  for (const std::string& name :
-       column_of(conn, "SELECT name FROM temp.import_dropped_indexes WHERE tbl_name = ?",
+  // printf's %w quotes the name as an identifier.
+  for (const std::string& drop :
+       column_of(conn,
+                 "SELECT printf('DROP INDEX main.\"%w\"', name) FROM temp.import_dropped_indexes "
+                 "WHERE tbl_name = ?",
                  sql::Params().text(table))) {
-    conn.execute_script("DROP INDEX main.\"" + name + "\"");
+    conn.execute_script(drop);
   }
 }
 
