@@ -1,11 +1,10 @@
 // Import: items in order, visitors matched or created, counts, and all-or-nothing rollback
 // naming the failing line.
-#include <sqlite3.h>
-
 #include <cstdio>
 #include <string_view>
 
 #include "store/sqlite/bulk_index_rebuild.hpp"
+#include "store/sqlite/sqlite_connection.hpp"
 #include "store_test_fixture.hpp"
 
 namespace leadline::store::testing {
@@ -90,23 +89,15 @@ struct SqliteIndexes {
 };
 
 SqliteIndexes sqlite_indexes(const std::string& url) {
+  sqlite::Connection conn(url.substr(std::string_view("sqlite:").size()),
+                          sqlite::Connection::Open::kExisting);
   SqliteIndexes out;
-  sqlite3* db = nullptr;
-  EXPECT_EQ(sqlite3_open(url.substr(std::string_view("sqlite:").size()).c_str(), &db), SQLITE_OK);
-  auto each = [db](const char* sql, auto&& row) {
-    sqlite3_stmt* stmt = nullptr;
-    EXPECT_EQ(sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr), SQLITE_OK);
-    while (sqlite3_step(stmt) == SQLITE_ROW) {
-      row(std::string(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0))));
-    }
-    sqlite3_finalize(stmt);
-  };
-  each(
+  sql::Rows names = conn.query(
       "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name IN ('leads', 'contacts') "
-      "ORDER BY name",
-      [&](std::string name) { out.names.push_back(std::move(name)); });
-  each("PRAGMA integrity_check", [&](std::string line) { out.integrity += line; });
-  sqlite3_close(db);
+      "ORDER BY name");
+  while (names.next()) out.names.push_back(names.text(0));
+  sql::Rows check = conn.query("PRAGMA integrity_check");
+  while (check.next()) out.integrity += check.text(0);
   return out;
 }
 

@@ -6,23 +6,18 @@
 #include "store/sqlite/bulk_index_rebuild.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace leadline::store::sqlite {
 
 namespace {
 
-// A table name goes into SQL text only when it is one of these.
-bool rebuildable(std::string_view table) {
-  return table == "leads" || table == "contacts";
-}
-
 // Read whole and finished before the caller changes the schema, which SQLite refuses while a
 // statement is still stepping.
-std::vector<std::string> column_of(sql::Connection& conn, std::string_view query,
-                                   const sql::Params& params = {}) {
+std::vector<std::string> column_of(sql::Connection& conn, std::string_view query) {
   std::vector<std::string> out;
-  sql::Rows rows = conn.query(query, params);
+  sql::Rows rows = conn.query(query);
   while (rows.next()) out.push_back(rows.text(0));
   return out;
 }
@@ -35,24 +30,24 @@ std::int64_t rows_held(sql::Connection& conn, std::string_view table) {
 
 }  // namespace
 
-void drop_indexes_for_bulk_load(sql::Connection& conn, std::string_view table,
-                                std::int64_t incoming) {
+void drop_indexes_for_bulk_load(sql::Connection& conn, const sql::ImportBatchSize& batch) {
   conn.execute_script(
       "CREATE TEMP TABLE IF NOT EXISTS import_dropped_indexes "
-      "(name TEXT PRIMARY KEY, tbl_name TEXT NOT NULL, sql TEXT NOT NULL)");
-  if (incoming < kRebuildMinRows || !rebuildable(table)) return;
-  if (incoming < rows_held(conn, table)) return;
-  conn.execute(
-      "INSERT INTO temp.import_dropped_indexes (name, tbl_name, sql) "
-      "SELECT name, tbl_name, sql FROM main.sqlite_schema WHERE type = 'index' AND tbl_name = ? "
-      "AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE %'",
-      sql::Params().text(table));
+      "(name TEXT PRIMARY KEY, sql TEXT NOT NULL)");
+  const std::pair<std::string_view, std::int64_t> tables[] = {{"leads", batch.leads},
+                                                              {"contacts", batch.contacts}};
+  for (const auto& [table, incoming] : tables) {
+    if (incoming < kRebuildMinRows || incoming < rows_held(conn, table)) continue;
+    conn.execute(
+        "INSERT INTO temp.import_dropped_indexes (name, sql) "
+        "SELECT name, sql FROM main.sqlite_schema WHERE type = 'index' AND tbl_name = ? "
+        "AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE %'",
+        sql::Params().text(table));
+  }
   // printf's %w quotes the name as an identifier.
-  for (const std::string& drop :
-       column_of(conn,
-                 "SELECT printf('DROP INDEX main.\"%w\"', name) FROM temp.import_dropped_indexes "
-                 "WHERE tbl_name = ?",
-                 sql::Params().text(table))) {
+  for (const std::string& drop : column_of(conn,
+                                           "SELECT printf('DROP INDEX main.\"%w\"', name) "
+                                           "FROM temp.import_dropped_indexes")) {
     conn.execute_script(drop);
   }
 }

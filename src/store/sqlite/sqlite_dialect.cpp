@@ -144,8 +144,7 @@ class SqliteDialect final : public sql::Dialect {
   void before_import(sql::Connection& conn, const domain::WorkspaceId&,
                      const sql::ImportBatchSize& batch) const override {
     conn.execute_script("PRAGMA cache_size = -" + std::to_string(kImportCacheKiB));
-    drop_indexes_for_bulk_load(conn, "leads", batch.leads);
-    drop_indexes_for_bulk_load(conn, "contacts", batch.contacts);
+    drop_indexes_for_bulk_load(conn, batch);
   }
   // The import ends by merging the trigram indexes' segments into one (FTS5 'optimize', with
   // the import's rows, in its transaction). A bulk import leaves segments whose merging FTS5
