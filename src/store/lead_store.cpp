@@ -689,7 +689,7 @@ std::optional<PageFacts> LeadStore::kept_or_read_page(sql::Connection& c,
                                                       const sql::ListSql& sql,
                                                       const ItemVisitor<std::string_view>& visit) {
   const std::string key = lead_page_key(ws.value, query);
-  const RenderedPage* kept = pages_.find(key);
+  RenderedPage* kept = pages_.find(key);
   const std::int64_t* held = kept != nullptr ? &kept->version : nullptr;
   RenderedPage fresh;
   sql::VersionedPage read;
@@ -714,6 +714,7 @@ std::optional<PageFacts> LeadStore::kept_or_read_page(sql::Connection& c,
     if (unrendered) return std::nullopt;
   }
   if (!read.facts) {
+    kept->stood = true;
     kept->each(visit);
     return kept->facts;
   }
@@ -724,9 +725,38 @@ std::optional<PageFacts> LeadStore::kept_or_read_page(sql::Connection& c,
   return *read.facts;
 }
 
+// A kept page that stood at its last read asks for the workspace's lead version alone, as one
+// statement outside any transaction (its own snapshot): when the version has not moved, the kept
+// bytes are that snapshot's page. That is the key check and one small statement for the
+// database, against BEGIN, the check, the version, the two gated statements and COMMIT. A page
+// that did not stand last time skips this, so that reads among writes stay one round trip
+// (docs/design.md, "Page cache").
+std::optional<PageFacts> LeadStore::kept_page_if_standing(
+    const domain::WorkspaceId& ws, const LeadListQuery& query,
+    const ItemVisitor<std::string_view>& visit) {
+  if (pages_.empty()) return std::nullopt;
+  RenderedPage* kept = pages_.find(lead_page_key(ws.value, query));
+  if (kept == nullptr || !kept->stood) return std::nullopt;
+  static const Operation op("lead_page_version");
+  const std::int64_t version = runner_.read(op, [&](sql::Connection& c) {
+    std::vector<sql::Statement> st;
+    st.push_back({c.dialect().lead_version(), sql::Params().id(ws), sql::Planning::kOnce});
+    auto rows = std::move(c.query_together(std::move(st)).front());
+    rows.next();
+    return rows.int64(0);
+  });
+  if (version != kept->version) {
+    kept->stood = false;
+    return std::nullopt;
+  }
+  kept->each(visit);
+  return kept->facts;
+}
+
 PageFacts LeadStore::list_rendered(const domain::WorkspaceId& ws, const LeadListQuery& query,
                                    const ItemVisitor<std::string_view>& visit) {
   static const Operation op("list_leads");
+  if (auto facts = kept_page_if_standing(ws, query, visit)) return *facts;
   return runner_.snapshot(op, [&](sql::Connection& c) {
     if (searched_by_id(c, query)) {
       return *kept_or_read_page(

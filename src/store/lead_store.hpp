@@ -55,6 +55,10 @@ class LeadStore {
                                              const LeadListQuery& query, const sql::ListSql& sql,
                                              const ItemVisitor<std::string_view>& visit);
 
+  std::optional<PageFacts> kept_page_if_standing(const domain::WorkspaceId& ws,
+                                                 const LeadListQuery& query,
+                                                 const ItemVisitor<std::string_view>& visit);
+
   OperationRunner& runner_;
   // Searches on an engine that keeps lead versions (Dialect::lead_version).
   SearchResultCache search_results_;

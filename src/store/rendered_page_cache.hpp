@@ -32,6 +32,9 @@ class RenderedPage {
 
   std::int64_t version = 0;
   PageFacts facts;
+  // The last read of the page found its version unmoved: the next one asks for the version
+  // alone first (LeadStore::list_rendered), which a page that keeps standing needs and no more.
+  bool stood = false;
 
  private:
   std::string items_;                // each item's JSON, back to back
@@ -45,7 +48,9 @@ class RenderedPageCache {
   explicit RenderedPageCache(std::size_t budget_bytes) : entries_(budget_bytes) {}
 
   // The thread's page for `key`, valid until the thread's next put.
-  const RenderedPage* find(const std::string& key) const { return entries_.find(key); }
+  RenderedPage* find(const std::string& key) const { return entries_.find(key); }
+  // The thread keeps no page (as on SQLite, which keeps none).
+  bool empty() const { return entries_.empty(); }
   void put(const std::string& key, RenderedPage page) const;
 
  private:

@@ -24,13 +24,16 @@ class ThreadLocalLru {
 
   // The calling thread's entry for `key`, now its most recently used; valid until the thread's
   // next put.
-  const Value* find(const std::string& key) const {
+  Value* find(const std::string& key) const {
     Shard& s = shard();
     const auto it = s.index.find(key);
     if (it == s.index.end()) return nullptr;
     s.lru.splice(s.lru.begin(), s.lru, it->second);
     return &it->second->value;
   }
+
+  // The calling thread holds no entry.
+  bool empty() const { return shard().lru.empty(); }
 
   // Replaces the thread's entry for `key`; `bytes` is what the value holds on the heap. Least
   // recently used entries go first once the entries outgrow the budget.

@@ -195,6 +195,40 @@ TEST_P(StoreTest, RenderedListIsEachLeadsListItem) {
   EXPECT_EQ(rendered(), expected());
 }
 
+// PostgreSQL keeps each lead page read (docs/design.md, "Page cache"): the second read finds it
+// standing, the third asks for the version alone. Writes the store never sees (another instance,
+// here SQL run directly) show on the very next read, through either path.
+TEST_P(StoreTest, AKeptLeadPageShowsWritesMadeElsewhereOnTheNextRead) {
+  for (int i = 0; i < 3; ++i) store_->leads().create(ws_, lead_named("Kept " + std::to_string(i)));
+  const auto rendered = [&] {
+    std::vector<std::string> items;
+    const PageFacts facts = store_->leads().list_rendered(
+        ws_, {}, [&](std::string_view item) { items.emplace_back(item); });
+    EXPECT_EQ(facts.total_count, static_cast<std::int64_t>(items.size()));
+    return items;
+  };
+  const auto expected = [&] {
+    std::vector<std::string> items;
+    for (const auto& lead : store_->leads().list(ws_, {}).items) items.push_back(item_json(lead));
+    return items;
+  };
+  const auto read_thrice = [&](std::size_t want) {
+    for (int read = 0; read < 3; ++read) {
+      SCOPED_TRACE(read);
+      const auto items = rendered();
+      EXPECT_EQ(items.size(), want);
+      EXPECT_EQ(items, expected());
+    }
+  };
+  read_thrice(3);
+  execute_directly(backend(), url(), "DELETE FROM leads WHERE visitor_name = 'Kept 1'");
+  read_thrice(2);
+  execute_directly(backend(), url(), "DELETE FROM leads WHERE visitor_name = 'Kept 2'");
+  const auto after_delete = rendered();
+  EXPECT_EQ(after_delete.size(), 1u);
+  EXPECT_EQ(after_delete, expected());
+}
+
 // A PATCH's UPDATE sets only the columns it changes: SQLite rewrites the entries of every index
 // on a column an UPDATE sets, to the same value or not (leads_by_stage, leads_by_name), each a
 // page written. Triggers on those columns log each UPDATE that sets them (in name order).
