@@ -70,7 +70,13 @@ class ImportWalk {
   using Connection = sql::Connection;
 
   ImportWalk(Connection& conn, const domain::WorkspaceId& ws, domain::Timestamp now)
-      : conn_(conn), ws_(ws), now_(now), events_(conn, ws) {}
+      : conn_(conn),
+        ws_(ws),
+        now_(now),
+        events_(conn, ws),
+        had_contacts_(conn.query("SELECT 1 FROM contacts WHERE workspace_id = ? LIMIT 1",
+                                 sql::Params().id(ws))
+                          .next()) {}
 
   // Stores the items in order; stops at the first one that cannot be stored and says which.
   std::variant<ImportCounts, ImportFailure> run(const std::vector<ImportItem>& items) {
@@ -113,9 +119,10 @@ class ImportWalk {
     const domain::Contact out = new_contact_record(contact, now_);
     if (out.email) {
       // Checked here, so the bulk insert never meets the unique index: against this batch's
-      // contacts, then against the stored ones.
+      // contacts (visitors' included), then against those stored before it, if any: a round
+      // trip each on PostgreSQL, which a bulk load into a new workspace goes without.
       if (!collected_emails_.insert(domain::case_fold(*out.email)).second ||
-          find_contact_by_email(conn_, ws_, *out.email)) {
+          (had_contacts_ && find_contact_by_email(conn_, ws_, *out.email))) {
         return kDuplicateEmail;
       }
     }
@@ -188,6 +195,7 @@ class ImportWalk {
     fresh.created_at = created_at;
     auto created = insert_contact(conn_, ws_, fresh, now_);
     if (const auto* contact = std::get_if<domain::Contact>(&created)) {
+      if (visitor.email) collected_emails_.insert(domain::case_fold(*visitor.email));
       ++counts_.contacts;
       return contact->id;
     }
@@ -201,7 +209,9 @@ class ImportWalk {
   std::vector<sql::Params> leads_;
   std::vector<sql::Params> contacts_;
   EventRows events_;
-  // The folded e-mails of the contact lines taken so far.
+  // The workspace had contacts before this batch.
+  bool had_contacts_;
+  // The folded e-mails of the contacts taken so far (lines and visitors).
   std::unordered_set<std::string> collected_emails_;
 };
 
@@ -233,7 +243,9 @@ std::variant<ImportCounts, ImportFailure> ImportStore::apply(const domain::Works
         c.dialect().before_import(c, ws, batch);
         auto result = ImportWalk(c, ws, runner_.now()).run(items);
         // A failed batch is rolled back whole, so only a stored one needs finishing.
-        if (std::holds_alternative<ImportCounts>(result)) c.dialect().after_import(c, ws);
+        if (const auto* counts = std::get_if<ImportCounts>(&result)) {
+          c.dialect().after_import(c, ws, tables_written(*counts));
+        }
         return result;
       },
       [](const auto& result) { return std::holds_alternative<ImportCounts>(result); });

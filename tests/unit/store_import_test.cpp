@@ -219,6 +219,35 @@ TEST_P(StoreTest, ImportRejectsDuplicateWithinTheFile) {
   EXPECT_EQ(store_->contacts().list(ws_, {}).total_count, 0);
 }
 
+// Contacts' e-mails are checked against the stored ones a batch at a time: a stored one still
+// fails its own line, ahead of any later line's failure.
+TEST_P(StoreTest, ImportNamesTheFirstLineWhoseEmailIsTakenWhateverFailsAfterIt) {
+  std::get<domain::Contact>(store_->contacts().create(ws_, contact_named("Old", "old@x.io")));
+  const auto failed_line = [&](const std::vector<ImportItem>& items) {
+    auto result = store_->imports().apply(ws_, items);
+    EXPECT_TRUE(std::holds_alternative<ImportFailure>(result));
+    if (!std::holds_alternative<ImportFailure>(result)) return 0;
+    EXPECT_EQ(std::get<ImportFailure>(result).message, "a contact with this email already exists");
+    return std::get<ImportFailure>(result).line;
+  };
+  EXPECT_EQ(failed_line({{1, contact_named("A", "a@x.io")},
+                         {2, contact_named("Dup", "Old@X.io")},
+                         {3, contact_named("B", "b@x.io")},
+                         {4, contact_named("B again", "B@x.io")}}),
+            2);
+  EXPECT_EQ(
+      failed_line({{1, lead_named("x")},
+                   {2, contact_named("Dup", "old@x.io")},
+                   {3, conversation(contact_named("V", "old@x.io"), "2025-01-01T00:00:00.000Z")}}),
+      2);
+  EXPECT_EQ(failed_line({{1, contact_named("A", "a@x.io")}, {2, contact_named("Dup", "old@x.io")}}),
+            2);
+  EXPECT_EQ(store_->contacts().list(ws_, {}).total_count, 1);
+  EXPECT_EQ(store_->leads().list(ws_, {}).total_count, 0);
+  import_ok({{1, contact_named("A", "a@x.io")}, {2, contact_named("B", "b@x.io")}});
+  EXPECT_EQ(store_->contacts().list(ws_, {}).total_count, 3);
+}
+
 TEST_P(StoreTest, ImportRejectsAgentsAndDepartmentsOfOtherWorkspaces) {
   const auto foreign_agent = store_->workspaces().add_agent(other_ws_, person("F", "A", "f@x.io"));
   const auto foreign_dept = store_->workspaces().add_department(other_ws_, "Elsewhere");

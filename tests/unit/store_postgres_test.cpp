@@ -221,6 +221,50 @@ TEST_F(PostgresStoreTest, UnfilteredListPagesArePlannedOnceAndFilteredOnesPerExe
   EXPECT_EQ(plans.int64(1), 7);
 }
 
+// Inside an import, statements are planned with their values, but a contact's look-up by
+// e-mail keeps one plan for all: for a workspace the statistics do not know yet, a plan for its
+// values may walk any index that starts with the workspace (one by name, reading all of the
+// workspace's contacts for each look-up), while the plan for all values takes the e-mail's.
+TEST_F(PostgresStoreTest, ContactLookupsByEmailKeepOnePlanForAllWorkspacesEvenInAnImport) {
+  for (int i = 0; i < 300; ++i) {
+    first_->contacts().create(
+        ws_, contact_named("C" + std::to_string(i), "c" + std::to_string(i) + "@x.io"));
+  }
+  Inspector inspector(url_);
+  inspector.query("ANALYZE contacts");
+  const auto other = first_->workspaces().create("Workspace B").id;
+
+  postgres::Connection conn(url_);
+  {
+    postgres::Transaction tx(conn, postgres::Transaction::Kind::kWrite);
+    conn.plan_with_values_until_commit();
+    for (int i = 0; i < 7; ++i) {
+      EXPECT_FALSE(find_contact_by_email(conn, other, "c1@x.io"));
+      conn.query("SELECT count(*) FROM contacts WHERE workspace_id = ?", sql::Params().id(other))
+          .next();
+    }
+    tx.commit();
+  }
+  auto plans = conn.query(
+      "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE "
+      "'%FROM contacts WHERE workspace_id = $1%' AND statement NOT LIKE '%generic_plans%' "
+      "ORDER BY statement LIKE '%count%'");
+  ASSERT_TRUE(plans.next());
+  EXPECT_EQ(plans.int64(0), 7);  // the look-up: one generic plan, used 7 times
+  EXPECT_EQ(plans.int64(1), 0);
+  ASSERT_TRUE(plans.next());
+  EXPECT_EQ(plans.int64(0), 0);  // the import's own statement: planned each time
+  EXPECT_EQ(plans.int64(1), 7);
+
+  inspector.query(
+      "PREPARE by_email(text, text) AS SELECT id FROM contacts WHERE workspace_id = $1 AND "
+      "email_folded = $2");
+  inspector.query("SET plan_cache_mode = force_generic_plan");
+  const std::string plan =
+      inspector.query("EXPLAIN EXECUTE by_email('" + other.value + "', 'c1@x.io')");
+  EXPECT_NE(plan.find("email"), std::string::npos) << plan;
+}
+
 // A list page's plan for all values is estimated for an unknown LIMIT, which is costly enough
 // to be compiled with JIT on every execution (10 ms per contacts page at 100k contacts).
 TEST_F(PostgresStoreTest, ConnectionsRunWithoutJit) {

@@ -302,6 +302,9 @@ void Connection::send_statement(std::string_view sql, const sql::Params& params,
   // (sort index, filtered): such statements are planned for each execution with its values.
   // A statement with one plan for all values keeps its generic plan, planned once; others keep
   // the plan cache's own choice (the server's default).
+  if (planning == sql::Planning::kCached && per_values_until_commit_) {
+    planning = sql::Planning::kPerValues;
+  }
   Plans wanted = Plans::kDefault;
   std::string_view command = "RESET plan_cache_mode";
   if (planning == sql::Planning::kPerValues) {
@@ -325,7 +328,10 @@ void Connection::send_command(std::string_view sql) {
   }
   owed_.push_back({Owed::Kind::kCommand, sql});
   if (sql.starts_with("BEGIN")) transaction_open_ = true;
-  if (sql == "COMMIT" || sql == "ROLLBACK") transaction_open_ = false;
+  if (sql == "COMMIT" || sql == "ROLLBACK") {
+    transaction_open_ = false;
+    per_values_until_commit_ = false;
+  }
   // Undoing a transaction undoes a SET within it.
   if (sql == "ROLLBACK" && plans_ != Plans::kUnsettable) plans_ = Plans::kUnknown;
 }
@@ -475,6 +481,10 @@ std::optional<std::int64_t> Connection::execute_unless_duplicate(std::string_vie
   }
 }
 
+void Connection::plan_with_values_until_commit() {
+  per_values_until_commit_ = plans_ != Plans::kUnsettable;
+}
+
 void Connection::check_with_next(std::string_view sql, const sql::Params& params) {
   check_.emplace(std::string(sql), params);
 }
@@ -498,6 +508,17 @@ void Connection::insert_rows(std::string_view table, std::string_view columns,
     pg_conn* conn;
     ~BackToPipeline() { PQenterPipelineMode(conn); }
   } const back_to_pipeline{conn_};
+  // Each row's foreign-key check is a query of its own, which an import's plans made with
+  // values (plan_with_values_until_commit) planned again for every row: an eighth of a COPY's
+  // time. A key lookup has one plan for every value.
+  if (plans_ != Plans::kUnsettable && plans_ != Plans::kOnce) {
+    const std::unique_ptr<PGresult, void (*)(PGresult*)> set(
+        PQexec(conn_, "SET plan_cache_mode = force_generic_plan"), PQclear);
+    if (!set || PQresultStatus(set.get()) != PGRES_COMMAND_OK) {
+      fail(conn_, set.get(), "setting plan_cache_mode");
+    }
+    plans_ = Plans::kOnce;
+  }
   {
     PGresult* raw = PQexec(conn_, copy.c_str());
     const std::unique_ptr<PGresult, void (*)(PGresult*)> started(raw, PQclear);

@@ -59,6 +59,7 @@ class Connection final : public sql::Connection {
   void execute_later(std::string_view sql, const sql::Params& params) override;
   void check_with_next(std::string_view sql, const sql::Params& params) override;
   bool drop_unsent_check() override;
+  void plan_with_values_until_commit() override;
 
   // A statement without parameters whose answer is only success (BEGIN, SAVEPOINT), sent with
   // the next statement; a failure is reported by that statement's call.
@@ -115,6 +116,9 @@ class Connection final : public sql::Connection {
   // The session's plan_cache_mode, as set by this connection.
   enum class Plans { kDefault, kPerValues, kOnce, kUnknown, kUnsettable };
   Plans plans_ = Plans::kDefault;
+  // Statements of the engine's choice (Planning::kCached) are planned with their values until
+  // the transaction ends.
+  bool per_values_until_commit_ = false;
 };
 
 // READ COMMITTED for writes (each statement sees what others committed before it, so a

@@ -88,7 +88,9 @@ class PostgresDialect final : public sql::Dialect {
   // The import's statements are planned with their values (until its transaction ends): the
   // tables it fills have no statistics of their new rows until the ANALYZE at its end, and the
   // plan cache's generic plans, built on the stale ones, made a conversation import 3x slower
-  // (2,000 conversations with 10 messages each: 20.5 s against 7.2 s).
+  // (2,000 conversations with 10 messages each: 20.5 s against 7.2 s). The per-row foreign-key
+  // checks of its COPYs, and the look-up of a contact by e-mail, keep generic plans
+  // (postgres::Connection::insert_rows, find_contact_by_email).
   // The import's commit is flushed before it returns even where the server's default is
   // synchronous_commit=off: until then no reader may set the hint bits of its rows, so the VACUUM
   // after it (after_import_commit) could mark none of their pages all-visible.
@@ -96,16 +98,13 @@ class PostgresDialect final : public sql::Dialect {
                      const sql::ImportBatchSize&) const override {
     conn.execute("SELECT set_config('leadline.deferred_counts', 'on', true)");
     conn.execute("SELECT set_config('synchronous_commit', 'on', true)");
-    conn.execute(
-        "SELECT set_config('plan_cache_mode', 'force_custom_plan', true) FROM pg_settings "
-        "WHERE name = 'plan_cache_mode'");
+    conn.plan_with_values_until_commit();
   }
-  void after_import(sql::Connection& conn, const domain::WorkspaceId& ws) const override {
+  void after_import(sql::Connection& conn, const domain::WorkspaceId& ws,
+                    const std::string& tables) const override {
     conn.execute("SELECT record_counts_recount(?)", sql::Params().id(ws));
     conn.execute("SELECT set_config('leadline.deferred_counts', 'off', true)");
-    conn.execute_script(
-        "ANALYZE leads, contacts, conversations, messages, events, webhook_deliveries, "
-        "record_counts");
+    conn.execute_script("ANALYZE " + tables);
   }
   // Freshly inserted rows leave PostgreSQL work for later: the first reader of each page sets
   // its hint bits, a GIN index answers from its unsorted pending list, and insert-triggered

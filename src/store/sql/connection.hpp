@@ -87,6 +87,10 @@ class Connection {
 
   // Drops a check that no statement has carried yet; true when there was one.
   virtual bool drop_unsent_check() { return false; }
+  // Until the transaction ends, statements left to the engine's choice (Planning::kCached) are
+  // planned with their values, as kPerValues: an import's, whose tables' statistics lag its
+  // rows. An engine without a plan cache plans every statement so already.
+  virtual void plan_with_values_until_commit() {}
   // Appends `rows` to `table`, each row's values in the order of `columns` (an INSERT's column
   // list), all in one statement: an import's bulk path, so the table's triggers and indexes
   // take a whole batch at once (SQLite: INSERT ... SELECT over bound_rows; PostgreSQL: COPY FROM

@@ -111,12 +111,14 @@ class Dialect {
                           const std::string& needle) const = 0;
 
   // Run inside an import's transaction, before its first and after its last record. `batch`
-  // says how many records of each kind follow.
+  // says how many records of each kind follow; `tables` are the tables it wrote to
+  // (comma-separated).
   virtual void before_import(Connection& conn, const domain::WorkspaceId& ws,
                              const ImportBatchSize& batch) const = 0;
-  virtual void after_import(Connection& conn, const domain::WorkspaceId& ws) const = 0;
-  // Run once the import has committed, outside any transaction, on the tables it wrote to
-  // (comma-separated): the engine's own after-load upkeep, done before the import returns.
+  virtual void after_import(Connection& conn, const domain::WorkspaceId& ws,
+                            const std::string& tables) const = 0;
+  // Run once the import has committed, outside any transaction, on the tables it wrote to: the
+  // engine's own after-load upkeep, done before the import returns.
   virtual void after_import_commit(Connection& conn, const std::string& tables) const = 0;
 
   // The table recording applied migrations, its definition, and a statement that makes

@@ -151,7 +151,8 @@ class SqliteDialect final : public sql::Dialect {
   // otherwise carries on during the next writes: POST /leads on a freshly imported 100k
   // database cost 1.7x the CPU and 2.3x the bytes per request until then (BENCHMARKS.md,
   // "Round 3"). About 1 s per 100k leads and contacts; nothing on an index already merged.
-  void after_import(sql::Connection& conn, const domain::WorkspaceId&) const override {
+  void after_import(sql::Connection& conn, const domain::WorkspaceId&,
+                    const std::string&) const override {
     rebuild_dropped_indexes(conn);
     // The queued changes first, so that they are in the one merged segment.
     apply_search_queues(conn);
