@@ -209,10 +209,9 @@ std::optional<domain::ContactId> find_contact_by_email(sql::Connection& conn,
   // walk any index that starts with the workspace, and one by name then reads every contact of
   // the workspace for each look-up. The generic plan, made for an average workspace, takes the
   // index on the e-mail (docs/design.md, "Imports").
-  std::vector<sql::Statement> st;
-  st.push_back({"SELECT id FROM contacts WHERE workspace_id = ? AND email_folded = ?",
-                sql::Params().id(ws).text(domain::case_fold(email)), sql::Planning::kOnce});
-  auto rows = std::move(conn.query_together(std::move(st)).front());
+  auto rows = sql::query_planned(
+      conn, {"SELECT id FROM contacts WHERE workspace_id = ? AND email_folded = ?",
+             sql::Params().id(ws).text(domain::case_fold(email)), sql::Planning::kOnce});
   if (!rows.next()) return std::nullopt;
   return domain::ContactId{rows.text(0)};
 }

@@ -739,9 +739,8 @@ std::optional<PageFacts> LeadStore::kept_page_if_standing(
   if (kept == nullptr || !kept->stood) return std::nullopt;
   static const Operation op("lead_page_version");
   const std::int64_t version = runner_.read(op, [&](sql::Connection& c) {
-    std::vector<sql::Statement> st;
-    st.push_back({c.dialect().lead_version(), sql::Params().id(ws), sql::Planning::kOnce});
-    auto rows = std::move(c.query_together(std::move(st)).front());
+    auto rows = sql::query_planned(
+        c, {c.dialect().lead_version(), sql::Params().id(ws), sql::Planning::kOnce});
     rows.next();
     return rows.int64(0);
   });

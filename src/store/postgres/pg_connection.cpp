@@ -298,10 +298,15 @@ void Connection::send_statement(std::string_view sql, const sql::Params& params,
     // Its text is gone once this call returns, and so is the need to name it.
     owed_.back().sql = "the request's check";
   }
-  // A cached generic plan cannot tell a rare search needle (trigram index) from a common one
-  // (sort index, filtered): such statements are planned for each execution with its values.
-  // A statement with one plan for all values keeps its generic plan, planned once; others keep
-  // the plan cache's own choice (the server's default).
+  use_plans(planning);
+  send_prepared(sql, params, kind);
+}
+
+// A cached generic plan cannot tell a rare search needle (trigram index) from a common one
+// (sort index, filtered): such statements are planned for each execution with their values. A
+// statement with one plan for all values keeps its generic plan, planned once; others keep the
+// plan cache's own choice (the server's default). The SET travels with the next statement.
+void Connection::use_plans(sql::Planning planning) {
   if (planning == sql::Planning::kCached && per_values_until_commit_) {
     planning = sql::Planning::kPerValues;
   }
@@ -318,7 +323,6 @@ void Connection::send_statement(std::string_view sql, const sql::Params& params,
     send_command(command);
     plans_ = wanted;
   }
-  send_prepared(sql, params, kind);
 }
 
 void Connection::send_command(std::string_view sql) {
@@ -500,6 +504,10 @@ void Connection::insert_rows(std::string_view table, std::string_view columns,
   if (rows.empty()) return;
   std::string copy = "COPY ";
   copy.append(table).append(" (").append(columns).append(") FROM STDIN");
+  // Each row's foreign-key check is a query of its own, which an import's plans made with
+  // values (plan_with_values_until_commit) planned again for every row: an eighth of a COPY's
+  // time. A key lookup has one plan for every value.
+  use_plans(sql::Planning::kOnce);
   // COPY has no place in a pipeline: what was sent is answered first, and the connection goes
   // back into pipeline mode however the COPY ends.
   sync_now();
@@ -508,17 +516,6 @@ void Connection::insert_rows(std::string_view table, std::string_view columns,
     pg_conn* conn;
     ~BackToPipeline() { PQenterPipelineMode(conn); }
   } const back_to_pipeline{conn_};
-  // Each row's foreign-key check is a query of its own, which an import's plans made with
-  // values (plan_with_values_until_commit) planned again for every row: an eighth of a COPY's
-  // time. A key lookup has one plan for every value.
-  if (plans_ != Plans::kUnsettable && plans_ != Plans::kOnce) {
-    const std::unique_ptr<PGresult, void (*)(PGresult*)> set(
-        PQexec(conn_, "SET plan_cache_mode = force_generic_plan"), PQclear);
-    if (!set || PQresultStatus(set.get()) != PGRES_COMMAND_OK) {
-      fail(conn_, set.get(), "setting plan_cache_mode");
-    }
-    plans_ = Plans::kOnce;
-  }
   {
     PGresult* raw = PQexec(conn_, copy.c_str());
     const std::unique_ptr<PGresult, void (*)(PGresult*)> started(raw, PQclear);

@@ -92,6 +92,8 @@ class Connection final : public sql::Connection {
   void send_statement(std::string_view sql, const sql::Params& params, Owed::Kind kind,
                       sql::Planning planning = sql::Planning::kCached);
   void send_prepared(std::string_view sql, const sql::Params& params, Owed::Kind kind);
+  // Sends the SET that `planning` needs, if any, to go with the next statement.
+  void use_plans(sql::Planning planning);
   // Ends the round trip of what was sent; its answers are read by collect().
   void sync_later();
   // Reads every answer owed; returns the cursors over the rows asked for, in order.

@@ -99,4 +99,11 @@ class Connection {
                            const std::vector<Params>& rows) = 0;
 };
 
+// `statement`'s rows, planned as it asks (Connection::query leaves planning to the engine).
+inline Rows query_planned(Connection& conn, Statement statement) {
+  std::vector<Statement> one;
+  one.push_back(std::move(statement));
+  return std::move(conn.query_together(std::move(one)).front());
+}
+
 }  // namespace leadline::store::sql
