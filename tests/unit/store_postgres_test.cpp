@@ -8,11 +8,13 @@
 #include <iostream>
 #include <latch>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "store/contact_store.hpp"
 #include "store/conversation_store.hpp"
 #include "store/lead_store.hpp"
+#include "store/postgres/connection_pool.hpp"
 #include "store/postgres/pg_connection.hpp"
 #include "store/postgres/postgres_dialect.hpp"
 #include "store/postgres/postgres_migrations.hpp"
@@ -272,6 +274,48 @@ TEST_F(PostgresStoreTest, ConnectionsRunWithoutJit) {
   auto jit = conn.query("SHOW jit");
   ASSERT_TRUE(jit.next());
   EXPECT_EQ(jit.text(0), "off");
+}
+
+// Each pooled connection raises counter rows of its own (migration 0014), so an instance's
+// concurrent writes never wait on one another's commit for a counter; another session (psql, a
+// script) raises its pid's.
+TEST_F(PostgresStoreTest, EachPooledConnectionRaisesItsOwnCounterShard) {
+  constexpr int kConnections = postgres::ConnectionPool::kWriteShards;
+  postgres::ConnectionPool pool(url_, kConnections, std::chrono::seconds(10));
+  std::vector<postgres::ConnectionPool::Lease> leases;
+  std::set<std::int64_t> shards;
+  for (int i = 0; i < kConnections; ++i) {
+    leases.push_back(pool.acquire());
+    // Set by the pool, not a pid's remainder that happens to differ.
+    auto row = leases.back().conn().query(
+        "SELECT leadline_write_shard(), current_setting('leadline.write_shard', true)");
+    ASSERT_TRUE(row.next());
+    shards.insert(row.int64(0));
+    EXPECT_EQ(row.text(1), std::to_string(row.int64(0)));
+  }
+  EXPECT_EQ(shards.size(), static_cast<std::size_t>(kConnections));
+
+  Inspector inspector(url_);
+  EXPECT_EQ(inspector.query("SELECT leadline_write_shard() = pg_backend_pid() % 16"), "t");
+  // A statement that writes leads on a pooled connection raises that connection's shard.
+  first_->leads().create(ws_, lead_named("Counted"));
+  auto& conn = leases[3].conn();
+  auto shard = conn.query("SELECT leadline_write_shard()");
+  ASSERT_TRUE(shard.next());
+  const std::string mine = std::to_string(shard.int64(0));
+  const auto version_of_mine = [&] {
+    return inspector.query(
+        "SELECT COALESCE(SUM(version), 0) FROM lead_versions WHERE workspace_id = $1 AND shard "
+        "= " +
+            mine,
+        {ws_.value});
+  };
+  const std::string before = version_of_mine();
+  for (const char* summary : {"x", "y"}) {
+    conn.execute("UPDATE leads SET need_summary = ? WHERE workspace_id = ?",
+                 sql::Params().text(summary).id(ws_));
+  }
+  EXPECT_EQ(version_of_mine(), std::to_string(std::stoll(before) + 2));
 }
 
 TEST(PostgresServerLossTest, UnavailableWhileDownAndRecoversAfterRestart) {

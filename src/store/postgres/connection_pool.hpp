@@ -17,6 +17,11 @@ namespace leadline::store::postgres {
 
 class ConnectionPool {
  public:
+  // The shard rows of each counter (migration 0014's modulus). The pool's connections take
+  // consecutive shards from a random start, so that one instance's connections never raise the
+  // same row and wait on each other's commits; instances may still meet on one.
+  static constexpr int kWriteShards = 16;
+
   // Opens connections on demand, at most `max_size` at once.
   ConnectionPool(std::string conninfo, std::size_t max_size,
                  std::chrono::milliseconds acquire_timeout);
@@ -54,6 +59,8 @@ class ConnectionPool {
 
  private:
   void give_back(std::unique_ptr<Connection> conn);
+  // Called with mutex_ held.
+  void release_shard(const Connection& conn);
 
   std::string conninfo_;
   std::size_t max_size_;
@@ -61,7 +68,8 @@ class ConnectionPool {
   std::mutex mutex_;
   std::condition_variable returned_;
   std::vector<std::unique_ptr<Connection>> idle_;
-  std::size_t open_ = 0;  // idle plus leased, plus those being connected
+  std::size_t open_ = 0;                // idle plus leased, plus those being connected
+  std::vector<int> free_write_shards_;  // of connections not open; the next one takes the last
 };
 
 }  // namespace leadline::store::postgres

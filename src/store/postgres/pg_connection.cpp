@@ -200,7 +200,8 @@ std::string number_placeholders(std::string_view sql) {
   return out;
 }
 
-Connection::Connection(const std::string& conninfo) {
+Connection::Connection(const std::string& conninfo, std::optional<int> write_shard)
+    : write_shard_(write_shard) {
   // Later entries win: the URL (dbname, expanded) may override the timeout, but the client
   // encoding is always UTF-8, which is what every string in leadline is.
   const char* keys[] = {"connect_timeout", "application_name", "dbname", "client_encoding",
@@ -220,6 +221,10 @@ Connection::Connection(const std::string& conninfo) {
   // saves. A generic plan's estimate, made for a LIMIT it cannot see, crossed jit_above_cost:
   // 10 ms of compiling per contacts page at 100k contacts. An engine without JIT runs as it does.
   PQclear(PQexec(conn_, "SET jit = off"));
+  // Best effort: a session without it raises the pid's shard, as before migration 0014.
+  if (write_shard_) {
+    PQclear(PQexec(conn_, ("SET leadline.write_shard = " + std::to_string(*write_shard_)).c_str()));
+  }
   // Best effort: an engine without plan_cache_mode plans as it does.
   PGresult* mode = PQexec(conn_, "SHOW plan_cache_mode");
   if (mode == nullptr || PQresultStatus(mode) != PGRES_TUPLES_OK) plans_ = Plans::kUnsettable;

@@ -44,7 +44,9 @@ std::string number_placeholders(std::string_view sql);
 class Connection final : public sql::Connection {
  public:
   // Connects with a libpq URL or key=value string. Throws StoreUnavailable when it cannot.
-  explicit Connection(const std::string& conninfo);
+  // `write_shard` names the counter rows this session's writes raise (migration 0014); without
+  // one the server picks by the backend's pid.
+  explicit Connection(const std::string& conninfo, std::optional<int> write_shard = std::nullopt);
   ~Connection() override;
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -72,6 +74,7 @@ class Connection final : public sql::Connection {
   void insert_rows(std::string_view table, std::string_view columns,
                    const std::vector<sql::Params>& rows) override;
 
+  std::optional<int> write_shard() const { return write_shard_; }
   // The server closed the connection or the network failed; it cannot be used again.
   bool broken() const;
   // Inside a transaction block (open or failed), or ending one whose answer is not read yet.
@@ -105,6 +108,7 @@ class Connection final : public sql::Connection {
   void put_copy_data(const std::string& data);
 
   pg_conn* conn_ = nullptr;
+  std::optional<int> write_shard_;
   sql::TextKeyedMap<std::string> prepared_;       // SQL text -> statement name
   std::deque<std::string> preparing_;             // sent for preparation, answer not read
   std::vector<std::unique_ptr<Result>> results_;  // every cursor made; reused when released
