@@ -226,8 +226,8 @@ Connection::Connection(const std::string& conninfo, std::optional<int> write_sha
     PQclear(PQexec(conn_, ("SET leadline.write_shard = " + std::to_string(*write_shard_)).c_str()));
   }
   // Best effort: an engine without plan_cache_mode plans as it does.
-  PGresult* mode = PQexec(conn_, "SHOW plan_cache_mode");
-  if (mode == nullptr || PQresultStatus(mode) != PGRES_TUPLES_OK) plans_ = Plans::kUnsettable;
+  PGresult* mode = PQexec(conn_, "SET plan_cache_mode = force_generic_plan");
+  if (mode == nullptr || PQresultStatus(mode) != PGRES_COMMAND_OK) plans_ = Plans::kUnsettable;
   PQclear(mode);
   if (PQenterPipelineMode(conn_) == 0) fail(conn_, nullptr, "entering pipeline mode");
 }
@@ -308,22 +308,17 @@ void Connection::send_statement(std::string_view sql, const sql::Params& params,
 }
 
 // A cached generic plan cannot tell a rare search needle (trigram index) from a common one
-// (sort index, filtered): such statements are planned for each execution with their values. A
-// statement with one plan for all values keeps its generic plan, planned once; others keep the
-// plan cache's own choice (the server's default). The SET travels with the next statement.
+// (sort index, filtered): such statements are planned for each execution with their values.
+// Every other statement keeps one generic plan, planned once (sql::Planning::kDefault says
+// why). The SET travels with the next statement.
 void Connection::use_plans(sql::Planning planning) {
-  if (planning == sql::Planning::kCached && per_values_until_commit_) {
+  if (planning == sql::Planning::kDefault && per_values_until_commit_) {
     planning = sql::Planning::kPerValues;
   }
-  Plans wanted = Plans::kDefault;
-  std::string_view command = "RESET plan_cache_mode";
-  if (planning == sql::Planning::kPerValues) {
-    wanted = Plans::kPerValues;
-    command = "SET plan_cache_mode = force_custom_plan";
-  } else if (planning == sql::Planning::kOnce) {
-    wanted = Plans::kOnce;
-    command = "SET plan_cache_mode = force_generic_plan";
-  }
+  const bool per_values = planning == sql::Planning::kPerValues;
+  const Plans wanted = per_values ? Plans::kPerValues : Plans::kOnce;
+  const std::string_view command = per_values ? "SET plan_cache_mode = force_custom_plan"
+                                              : "SET plan_cache_mode = force_generic_plan";
   if (plans_ != Plans::kUnsettable && plans_ != wanted) {
     send_command(command);
     plans_ = wanted;

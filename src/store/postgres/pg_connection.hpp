@@ -93,7 +93,7 @@ class Connection final : public sql::Connection {
 
   // Sends the waiting check, then a prepared statement, and ends the round trip.
   void send_statement(std::string_view sql, const sql::Params& params, Owed::Kind kind,
-                      sql::Planning planning = sql::Planning::kCached);
+                      sql::Planning planning = sql::Planning::kDefault);
   void send_prepared(std::string_view sql, const sql::Params& params, Owed::Kind kind);
   // Sends the SET that `planning` needs, if any, to go with the next statement.
   void use_plans(sql::Planning planning);
@@ -120,10 +120,9 @@ class Connection final : public sql::Connection {
   std::optional<std::pair<std::string, sql::Params>> check_;  // waiting for the next statement
   bool transaction_open_ = false;  // by the BEGIN / COMMIT / ROLLBACK sent
   // The session's plan_cache_mode, as set by this connection.
-  enum class Plans { kDefault, kPerValues, kOnce, kUnknown, kUnsettable };
-  Plans plans_ = Plans::kDefault;
-  // Statements of the engine's choice (Planning::kCached) are planned with their values until
-  // the transaction ends.
+  enum class Plans { kPerValues, kOnce, kUnknown, kUnsettable };
+  Plans plans_ = Plans::kOnce;
+  // Planning::kDefault statements are planned with their values until the transaction ends.
   bool per_values_until_commit_ = false;
 };
 

@@ -26,21 +26,26 @@ class CheckFailed : public std::runtime_error {
 
 // How a statement is planned where the engine keeps plans between executions (PostgreSQL).
 enum class Planning {
-  // The engine's own choice.
-  kCached,
+  // One plan for all values, made once per connection, except inside an import
+  // (plan_with_values_until_commit), where it is kPerValues. Left to its own plan cache,
+  // PostgreSQL planned a read by id with its values, and for a workspace the statistics did not
+  // know yet (filled since the last ANALYZE) every index that starts with the workspace looked
+  // equally cheap for the one row it expected: the tie went to leads_by_stage, 57 ms to read one
+  // lead of a 50k-lead workspace instead of the primary key's 0.1 ms. A plan for all values,
+  // made for an average workspace, takes the key's index.
+  kDefault,
   // The best plan depends on the values (how many rows a search needle matches): planned for
   // each execution rather than once for all.
   kPerValues,
-  // One plan suits every value (a list page walking its sort's index): planned once. Left to
-  // itself, PostgreSQL's plan cache plans such a page for every execution, since a LIMIT whose
-  // value it cannot see makes the plan for all values look far costlier than one for the values.
+  // One plan suits every value, even in an import (a list page walking its sort's index, a
+  // look-up by a unique key).
   kOnce,
 };
 
 struct Statement {
   std::string_view sql;
   Params params;
-  Planning planning = Planning::kCached;
+  Planning planning = Planning::kDefault;
 };
 
 class Connection {
@@ -87,8 +92,8 @@ class Connection {
 
   // Drops a check that no statement has carried yet; true when there was one.
   virtual bool drop_unsent_check() { return false; }
-  // Until the transaction ends, statements left to the engine's choice (Planning::kCached) are
-  // planned with their values, as kPerValues: an import's, whose tables' statistics lag its
+  // Until the transaction ends, Planning::kDefault statements are planned with their values, as
+  // kPerValues: an import's, whose tables' statistics lag its
   // rows. An engine without a plan cache plans every statement so already.
   virtual void plan_with_values_until_commit() {}
   // Appends `rows` to `table`, each row's values in the order of `columns` (an INSERT's column
