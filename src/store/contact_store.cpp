@@ -216,6 +216,18 @@ std::optional<domain::ContactId> find_contact_by_email(sql::Connection& conn,
   return domain::ContactId{rows.text(0)};
 }
 
+std::optional<domain::Contact> select_contact_by_email(sql::Connection& conn,
+                                                       const domain::WorkspaceId& ws,
+                                                       const std::string& email) {
+  static const std::string sql = "SELECT " + std::string(kContactColumns) +
+                                 " FROM contacts c WHERE c.workspace_id = ? AND c.email_folded = ?";
+  // Planned once, as find_contact_by_email is, for the same reason.
+  auto rows = sql::query_planned(
+      conn, {sql, sql::Params().id(ws).text(domain::case_fold(email)), sql::Planning::kOnce});
+  if (!rows.next()) return std::nullopt;
+  return read_contact(rows);
+}
+
 void raise_contact_activity(sql::Connection& conn, const domain::WorkspaceId& ws,
                             const domain::ContactId& id, domain::Timestamp at) {
   conn.execute(

@@ -60,6 +60,10 @@ CreateResult<domain::Contact> insert_contact(sql::Connection& conn, const domain
 std::optional<domain::ContactId> find_contact_by_email(sql::Connection& conn,
                                                        const domain::WorkspaceId& ws,
                                                        const std::string& email);
+// The same contact whole (an import's visitor matched to it).
+std::optional<domain::Contact> select_contact_by_email(sql::Connection& conn,
+                                                       const domain::WorkspaceId& ws,
+                                                       const std::string& email);
 // Moves last_activity forward to `at` (never back).
 void raise_contact_activity(sql::Connection& conn, const domain::WorkspaceId& ws,
                             const domain::ContactId& id, domain::Timestamp at);

@@ -2,10 +2,11 @@
 // and the first failure; the statements are the stores' own, run in the batch's transaction.
 #include "store/import_store.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <optional>
 #include <string>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "domain/unicode_text.hpp"
 #include "domain/uuid.hpp"
@@ -23,48 +24,65 @@ namespace leadline::store {
 
 namespace {
 
-void insert_imported_conversation(sql::Connection& conn, const domain::WorkspaceId& ws,
-                                  const std::string& id, const domain::NewConversation& c,
-                                  const std::optional<domain::ContactId>& contact_id,
-                                  domain::Timestamp created_at, domain::Timestamp updated_at) {
-  conn.execute(
-      "INSERT INTO conversations (id, workspace_id, contact_id, source, status, tags, "
-      "agent_id, department_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      sql::Params()
-          .text(id)
-          .id(ws)
-          .opt_id(contact_id)
-          .text(c.source)
-          .text(domain::to_string(c.status))
-          .text(encode_string_array(c.tags))
-          .opt_id(c.agent_id)
-          .opt_id(c.department_id)
-          .int64(created_at.unix_ms)
-          .int64(updated_at.unix_ms));
+constexpr const char* kConversationColumns =
+    "id, workspace_id, contact_id, source, status, tags, agent_id, department_id, created_at, "
+    "updated_at";
+constexpr const char* kMessageColumns =
+    "id, workspace_id, conversation_id, sender_type, content, attachments, status, sender_name, "
+    "created_at";
+
+sql::Params conversation_values(const domain::WorkspaceId& ws, const domain::Conversation& c,
+                                const std::optional<domain::ContactId>& contact_id) {
+  sql::Params params;
+  params.id(c.id)
+      .id(ws)
+      .opt_id(contact_id)
+      .text(c.source)
+      .text(domain::to_string(c.status))
+      .text(encode_string_array(c.tags))
+      .opt_id(c.agent_id)
+      .opt_id(c.department_id)
+      .int64(c.created_at.unix_ms)
+      .int64(c.updated_at.unix_ms);
+  return params;
 }
 
-void insert_imported_message(sql::Connection& conn, const domain::WorkspaceId& ws,
-                             const std::string& conversation_id, const std::string& id,
-                             const domain::NewMessage& m) {
-  conn.execute(
-      "INSERT INTO messages (id, workspace_id, conversation_id, sender_type, content, "
-      "attachments, status, sender_name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      sql::Params()
-          .text(id)
-          .id(ws)
-          .text(conversation_id)
-          .text(m.sender_type)
-          .text(m.content)
-          .opt_text(m.attachments_json)
-          .text(m.status)
-          .opt_text(m.sender_name)
-          .int64(m.created_at.unix_ms));
+sql::Params message_values(const domain::WorkspaceId& ws,
+                           const domain::ConversationId& conversation, const domain::Message& m) {
+  sql::Params params;
+  params.id(m.id)
+      .id(ws)
+      .id(conversation)
+      .text(m.sender_type)
+      .text(m.content)
+      .opt_text(m.attachments_json)
+      .text(m.status)
+      .opt_text(m.sender_name)
+      .int64(m.created_at.unix_ms);
+  return params;
 }
 
-// Leads and contacts are collected, with their events, and written many rows per statement
+// What a conversation shows of an agent: first name, last name, e-mail.
+struct AgentPeople {
+  std::optional<std::string> first_name, last_name, email;
+};
+
+std::optional<AgentPeople> select_agent_people(sql::Connection& conn, const domain::WorkspaceId& ws,
+                                               const domain::AgentId& id) {
+  auto row = conn.query(
+      "SELECT first_name, last_name, email FROM agents WHERE workspace_id = ? "
+      "AND id = ?",
+      sql::Params().id(ws).id(id));
+  if (!row.next()) return std::nullopt;
+  return AgentPeople{row.opt_text(0), row.opt_text(1), row.opt_text(2)};
+}
+
+// Every record is collected, with its events, and written many rows per statement
 // (sql::Connection::insert_rows): the tables' indexes and triggers then take a whole batch at
-// once. A conversation reads what came before it, so everything collected is written first;
-// conversations themselves are written one by one.
+// once, and PostgreSQL a COPY instead of a round trip per row. What a conversation needs of what
+// came before it is kept here as it is collected: the contacts by e-mail (its visitor), the
+// agents and departments it names. Only a stored contact (the workspace had some before the
+// batch), a stored agent and a stored department are read, once each.
 class ImportWalk {
  public:
   using Connection = sql::Connection;
@@ -83,7 +101,10 @@ class ImportWalk {
     for (const ImportItem& item : items) {
       auto failure = std::visit([&](const auto& record) { return store(record); }, item.record);
       if (failure) return ImportFailure{item.line, std::move(*failure)};
-      if (leads_.size() + contacts_.size() >= kRowsPerFlush) flush();
+      if (leads_.size() + contacts_.size() + conversations_.size() + messages_.size() >=
+          kRowsPerFlush) {
+        flush();
+      }
     }
     flush();
     return counts_;
@@ -97,13 +118,39 @@ class ImportWalk {
   // beside the decoded batch's 100 MB.
   static constexpr std::size_t kRowsPerFlush = 16384;
 
-  // Writes what was collected: the records, then their events in the order they were added.
+  // A contact not written yet, kept whole so that a later conversation of its visitor can still
+  // move its last_activity.
+  struct PendingContact {
+    domain::Contact record;
+    std::optional<std::string> metadata_json;
+  };
+  // A contact taken by e-mail in this batch, or a stored one a visitor was matched to.
+  struct KnownContact {
+    domain::Contact record;  // as a conversation shows it: its id and people
+    // Its index in contacts_ while it waits there (flushes_ unchanged since), else stored.
+    std::size_t pending = 0;
+    std::size_t flushes = 0;
+    bool stored = false;
+  };
+
+  // Writes what was collected: the records, parents first, then their events in the order they
+  // were added.
   void flush() {
-    conn_.insert_rows("contacts", new_contact_columns(), contacts_);
+    std::vector<sql::Params> contact_rows;
+    contact_rows.reserve(contacts_.size());
+    for (const PendingContact& c : contacts_) {
+      contact_rows.push_back(new_contact_values(ws_, c.record, c.metadata_json));
+    }
+    conn_.insert_rows("contacts", new_contact_columns(), contact_rows);
     insert_lead_rows(conn_, ws_, leads_);
+    conn_.insert_rows("conversations", kConversationColumns, conversations_);
+    conn_.insert_rows("messages", kMessageColumns, messages_);
     events_.flush(conn_);
     contacts_.clear();
     leads_.clear();
+    conversations_.clear();
+    messages_.clear();
+    ++flushes_;
   }
 
   // The failure message, or nothing when the item was stored.
@@ -116,90 +163,139 @@ class ImportWalk {
   }
 
   std::optional<std::string> store(const domain::NewContact& contact) {
-    const domain::Contact out = new_contact_record(contact, now_);
+    domain::Contact out = new_contact_record(contact, now_);
     if (out.email) {
       // Checked here, so the bulk insert never meets the unique index: against this batch's
       // contacts (visitors' included), then against those stored before it, if any: a round
       // trip each on PostgreSQL, which a bulk load into a new workspace goes without.
-      if (!collected_emails_.insert(domain::case_fold(*out.email)).second ||
+      const std::string folded = domain::case_fold(*out.email);
+      if (contacts_by_email_.contains(folded) ||
           (had_contacts_ && find_contact_by_email(conn_, ws_, *out.email))) {
         return kDuplicateEmail;
       }
+      contacts_by_email_.emplace(folded, KnownContact{out, contacts_.size(), flushes_, false});
     }
-    contacts_.push_back(new_contact_values(ws_, out, contact.metadata_json));
     events_.add("contact.created", record_json::contact_data(out), now_);
+    contacts_.push_back({std::move(out), contact.metadata_json});
     ++counts_.contacts;
     return std::nullopt;
   }
 
   std::optional<std::string> store(const domain::NewConversation& conversation) {
-    flush();
-    if (conversation.agent_id && !agent_in_workspace(conn_, ws_, *conversation.agent_id)) {
-      return "agent_id does not name an agent of this workspace";
+    domain::Conversation out;
+    if (conversation.agent_id) {
+      const auto* agent = agent_people(*conversation.agent_id);
+      if (!agent) return "agent_id does not name an agent of this workspace";
+      out.agent_name = agent->first_name;
+      out.agent_last_name = agent->last_name;
+      out.agent_email = agent->email;
     }
-    if (conversation.department_id &&
-        !department_in_workspace(conn_, ws_, *conversation.department_id)) {
+    if (conversation.department_id && !department_known(*conversation.department_id)) {
       return "department_id does not name a department of this workspace";
     }
-    const domain::Timestamp created_at = conversation.created_at.value_or(now_);
+    out.id = domain::ConversationId{domain::new_uuid_v7(now_.unix_ms)};
+    out.source = conversation.source;
+    out.status = conversation.status;
+    out.tags = conversation.tags;
+    out.agent_id = conversation.agent_id;
+    out.department_id = conversation.department_id;
+    out.created_at = conversation.created_at.value_or(now_);
+    out.updated_at = conversation_updated_at(conversation, out.created_at);
     std::optional<domain::ContactId> contact_id;
     if (conversation.visitor) {
-      auto found = contact_for_visitor(*conversation.visitor, created_at);
-      if (!found) return kDuplicateEmail;
-      contact_id = *found;
+      KnownContact& contact = contact_for_visitor(*conversation.visitor, out.created_at);
+      contact_id = contact.record.id;
+      out.visitor_name = contact.record.first_name;
+      out.visitor_last_name = contact.record.last_name;
+      out.visitor_email = contact.record.email;
+      out.visitor_phone = contact.record.phone;
+      out.visitor_company = contact.record.company_name;
+      if (!conversation.messages.empty()) raise_activity(contact, out.updated_at);
     }
-    const domain::Timestamp updated_at = conversation_updated_at(conversation, created_at);
-    const std::string id = domain::new_uuid_v7(now_.unix_ms);
-    insert_imported_conversation(conn_, ws_, id, conversation, contact_id, created_at, updated_at);
     const auto message_ids = ordered_message_ids(conversation.messages.size(), now_);
+    std::vector<domain::Message> messages;
+    messages.reserve(message_ids.size());
     for (std::size_t i = 0; i < message_ids.size(); ++i) {
-      insert_imported_message(conn_, ws_, id, message_ids[i], conversation.messages[i]);
+      const domain::NewMessage& m = conversation.messages[i];
+      messages.push_back({domain::MessageId{message_ids[i]}, m.sender_type, m.content,
+                          m.attachments_json, m.status, m.created_at, m.sender_name});
     }
-    if (contact_id && !conversation.messages.empty()) {
-      raise_contact_activity(conn_, ws_, *contact_id, updated_at);
+    // As lists show it: the newest message by (created_at, id), which ids ascend with.
+    const domain::Message* last = nullptr;
+    for (const domain::Message& m : messages) {
+      if (!last || m.created_at.unix_ms >= last->created_at.unix_ms) last = &m;
     }
-    record_conversation_events(domain::ConversationId{id}, message_ids, conversation.messages);
-    ++counts_.conversations;
-    counts_.messages += static_cast<std::int64_t>(conversation.messages.size());
-    return std::nullopt;
-  }
+    if (last) out.last_message = last->content;
+    out.message_count = static_cast<std::int64_t>(messages.size());
 
-  // conversation.created with the conversation as lists show it, then message.created for each
-  // message in the conversation's order.
-  void record_conversation_events(const domain::ConversationId& id,
-                                  const std::vector<std::string>& message_ids,
-                                  const std::vector<domain::NewMessage>& messages) {
-    record_event(conn_, ws_, "conversation.created",
-                 record_json::conversation_data(*select_conversation(conn_, ws_, id)), {}, now_);
-    for (std::size_t i = 0; i < message_ids.size(); ++i) {
-      const domain::NewMessage& m = messages[i];
-      const domain::Message message{domain::MessageId{message_ids[i]},
-                                    m.sender_type,
-                                    m.content,
-                                    m.attachments_json,
-                                    m.status,
-                                    m.created_at,
-                                    m.sender_name};
-      record_event(conn_, ws_, "message.created", record_json::message_data(id, message), {}, now_);
+    conversations_.push_back(conversation_values(ws_, out, contact_id));
+    events_.add("conversation.created", record_json::conversation_data(out), now_);
+    for (const domain::Message& m : messages) {
+      messages_.push_back(message_values(ws_, out.id, m));
+      events_.add("message.created", record_json::message_data(out.id, m), now_);
     }
+    ++counts_.conversations;
+    counts_.messages += static_cast<std::int64_t>(messages.size());
+    return std::nullopt;
   }
 
   // A visitor with an e-mail is the workspace's contact of that address, created when there is
   // none; a visitor without one is always a new contact, dated like its conversation.
-  std::optional<domain::ContactId> contact_for_visitor(const domain::NewContact& visitor,
-                                                       domain::Timestamp created_at) {
+  KnownContact& contact_for_visitor(const domain::NewContact& visitor,
+                                    domain::Timestamp created_at) {
+    std::optional<std::string> folded;
     if (visitor.email) {
-      if (auto existing = find_contact_by_email(conn_, ws_, *visitor.email)) return existing;
+      folded = domain::case_fold(*visitor.email);
+      if (auto known = contacts_by_email_.find(*folded); known != contacts_by_email_.end()) {
+        return known->second;
+      }
+      if (had_contacts_) {
+        if (auto stored = select_contact_by_email(conn_, ws_, *visitor.email)) {
+          return contacts_by_email_
+              .emplace(*folded, KnownContact{std::move(*stored), 0, flushes_, true})
+              .first->second;
+        }
+      }
     }
     domain::NewContact fresh = visitor;
     fresh.created_at = created_at;
-    auto created = insert_contact(conn_, ws_, fresh, now_);
-    if (const auto* contact = std::get_if<domain::Contact>(&created)) {
-      if (visitor.email) collected_emails_.insert(domain::case_fold(*visitor.email));
-      ++counts_.contacts;
-      return contact->id;
+    domain::Contact record = new_contact_record(fresh, now_);
+    events_.add("contact.created", record_json::contact_data(record), now_);
+    ++counts_.contacts;
+    KnownContact known{record, contacts_.size(), flushes_, false};
+    contacts_.push_back({std::move(record), visitor.metadata_json});
+    if (!folded) {
+      unnamed_visitor_ = std::move(known);
+      return unnamed_visitor_;
     }
-    return std::nullopt;
+    return contacts_by_email_.emplace(*folded, std::move(known)).first->second;
+  }
+
+  // Moves the contact's last_activity forward to `at`: in its row while that waits to be
+  // written, else in the stored row.
+  void raise_activity(KnownContact& contact, domain::Timestamp at) {
+    if (!contact.stored && contact.flushes == flushes_) {
+      domain::Timestamp& last = contacts_[contact.pending].record.last_activity;
+      last.unix_ms = std::max(last.unix_ms, at.unix_ms);
+    } else {
+      raise_contact_activity(conn_, ws_, contact.record.id, at);
+    }
+  }
+
+  const AgentPeople* agent_people(const domain::AgentId& id) {
+    auto found = agents_.find(id.value);
+    if (found == agents_.end()) {
+      found = agents_.emplace(id.value, select_agent_people(conn_, ws_, id)).first;
+    }
+    return found->second ? &*found->second : nullptr;
+  }
+
+  bool department_known(const domain::DepartmentId& id) {
+    auto found = departments_.find(id.value);
+    if (found == departments_.end()) {
+      found = departments_.emplace(id.value, department_in_workspace(conn_, ws_, id)).first;
+    }
+    return found->second;
   }
 
   Connection& conn_;
@@ -207,12 +303,20 @@ class ImportWalk {
   domain::Timestamp now_;
   ImportCounts counts_;
   std::vector<sql::Params> leads_;
-  std::vector<sql::Params> contacts_;
+  std::vector<PendingContact> contacts_;
+  std::vector<sql::Params> conversations_;
+  std::vector<sql::Params> messages_;
   EventRows events_;
+  std::size_t flushes_ = 0;
   // The workspace had contacts before this batch.
   bool had_contacts_;
-  // The folded e-mails of the contacts taken so far (lines and visitors).
-  std::unordered_set<std::string> collected_emails_;
+  // By folded e-mail: the contacts taken so far (lines and visitors), and the stored ones
+  // visitors were matched to.
+  std::unordered_map<std::string, KnownContact> contacts_by_email_;
+  KnownContact unnamed_visitor_;  // the last visitor without an e-mail
+  // What was read of the workspace's agents and departments (nothing: not the workspace's).
+  std::unordered_map<std::string, std::optional<AgentPeople>> agents_;
+  std::unordered_map<std::string, bool> departments_;
 };
 
 // The tables a stored batch wrote to, for the engine's after-import upkeep: a conversation's

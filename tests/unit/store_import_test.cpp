@@ -1,7 +1,13 @@
 // Import: items in order, visitors matched or created, counts, and all-or-nothing rollback
 // naming the failing line.
+#include <boost/json/parse.hpp>
+#include <chrono>
 #include <cstdio>
+#include <map>
 #include <string_view>
+#include <thread>
+
+#include "record_json/event_shapes.hpp"
 
 #include "store/sqlite/bulk_index_rebuild.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
@@ -288,6 +294,123 @@ TEST_P(StoreTest, ImportRaisesLastActivityOfAnExistingContactOnlyForward) {
   EXPECT_EQ(contact.updated_at, ts("2025-06-01T00:00:00.000Z"));
   EXPECT_EQ(contact.conversation_count, 2);
   EXPECT_EQ(contact.last_conversation_at, ts("2025-07-01T00:00:00.000Z"));
+}
+
+// The import's events of `type`, by the id of their record, once the feed shows `expected`
+// events (PostgreSQL's feed may lag a moment behind a commit).
+std::map<std::string, boost::json::value> events_by_record(Database& db,
+                                                           const domain::WorkspaceId& ws,
+                                                           std::string_view type,
+                                                           std::size_t expected) {
+  std::map<std::string, boost::json::value> out;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  std::size_t seen = 0;
+  do {
+    out.clear();
+    seen = 0;
+    EventListQuery q;
+    q.page.limit = 100;
+    const auto page = std::get<Page<StoredEvent>>(db.events().list(ws, q));
+    for (const auto& e : page.items) {
+      ++seen;
+      auto body = boost::json::parse(e.body).as_object();
+      if (body.at("type").as_string() != type) continue;
+      const std::string id(body.at("data").at("id").as_string());
+      out[id] = body.at("data");
+    }
+    if (seen >= expected) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  } while (std::chrono::steady_clock::now() < deadline);
+  return out;
+}
+
+domain::NewMessage message(const char* content, const char* at) {
+  return {"visitor", content, std::nullopt, "delivered", ts(at), std::nullopt};
+}
+
+// A conversation's event is built from what the import collected, not read back: it must show
+// the conversation as reads do afterwards, whatever the visitor matched (a contact line of the
+// batch, a stored contact, an earlier visitor), and each contact's last_activity must be its
+// newest message's.
+TEST_P(StoreTest, ImportedConversationEventsShowTheConversationsAsReadsDo) {
+  const auto agent = store_->workspaces().add_agent(ws_, person("Alan", "T", "a@x.io"));
+  domain::NewContact stored_contact = contact_named("Stored", "stored@x.io");
+  stored_contact.created_at = ts("2025-01-01T00:00:00.000Z");
+  stored_contact.phone = "+1 555 0100";
+  import_ok({{1, stored_contact}});
+
+  domain::NewContact line = contact_named("Line", "line@x.io");
+  line.created_at = ts("2025-01-02T00:00:00.000Z");
+  line.company_name = "Line Ltd";
+  auto of_line = conversation(contact_named("Other name", "LINE@x.io"), "2025-02-01T00:00:00.000Z");
+  of_line.agent_id = domain::AgentId{agent.id};
+  of_line.messages = {message("late", "2025-02-03T00:00:00.000Z"),
+                      message("early", "2025-02-02T00:00:00.000Z"),
+                      message("same time, later in the file", "2025-02-03T00:00:00.000Z")};
+  auto of_stored = conversation(contact_named("S", "Stored@x.io"), "2025-03-01T00:00:00.000Z");
+  of_stored.messages = {message("to stored", "2025-03-02T00:00:00.000Z")};
+  auto first_visit = conversation(contact_named("New", "new@x.io"), "2025-04-01T00:00:00.000Z");
+  first_visit.messages = {message("first", "2025-04-02T00:00:00.000Z")};
+  auto second_visit =
+      conversation(contact_named("Renamed", "NEW@x.io"), "2025-05-01T00:00:00.000Z");
+  second_visit.messages = {message("second", "2025-05-02T00:00:00.000Z")};
+  auto silent_visit = conversation(contact_named("New", "new@x.io"), "2025-06-01T00:00:00.000Z");
+  const auto counts = import_ok({{1, line},
+                                 {2, of_line},
+                                 {3, of_stored},
+                                 {4, first_visit},
+                                 {5, second_visit},
+                                 {6, silent_visit}});
+  EXPECT_EQ(counts.contacts, 2);  // the line and the new visitor
+  EXPECT_EQ(counts.conversations, 5);
+
+  // stored_contact's event, then the line, the new visitor, 5 conversations and 6 messages.
+  const auto events = events_by_record(*store_, ws_, "conversation.created", 1 + 2 + 5 + 6);
+  const auto conversations = store_->conversations().list(ws_, {}).items;
+  ASSERT_EQ(conversations.size(), 5u);
+  ASSERT_EQ(events.size(), 5u);
+  for (const auto& listed : conversations) {
+    const auto read = store_->conversations().get(ws_, listed.id);
+    ASSERT_TRUE(read.has_value());
+    EXPECT_EQ(events.at(listed.id.value),
+              boost::json::parse(record_json::conversation_data(read->conversation)))
+        << listed.id.value;
+  }
+  ConversationListQuery oldest_first;
+  oldest_first.sort = {ConversationSortField::kCreatedAt, SortDirection::kAsc};
+  const auto ordered = store_->conversations().list(ws_, oldest_first).items;
+  EXPECT_EQ(ordered.at(0).last_message, "same time, later in the file");
+  EXPECT_EQ(ordered.at(0).visitor_company, "Line Ltd");
+  EXPECT_EQ(ordered.at(1).visitor_phone, "+1 555 0100");
+  EXPECT_EQ(ordered.at(3).visitor_name, "New");  // the contact's name, not the visitor line's
+
+  ContactListQuery by_created;
+  by_created.sort = {ContactSortField::kCreatedAt, SortDirection::kAsc};
+  const auto contacts = store_->contacts().list(ws_, by_created).items;
+  ASSERT_EQ(contacts.size(), 3u);
+  EXPECT_EQ(contacts[0].last_activity, ts("2025-03-02T00:00:00.000Z"));  // stored
+  EXPECT_EQ(contacts[1].last_activity, ts("2025-02-03T00:00:00.000Z"));  // the line
+  EXPECT_EQ(contacts[2].last_activity, ts("2025-05-02T00:00:00.000Z"));  // the new visitor
+  EXPECT_EQ(contacts[2].conversation_count, 3);
+}
+
+// A batch is written in parts of many rows: a visitor's contact written with an earlier part
+// still has its last_activity moved by a conversation of a later one.
+TEST_P(StoreTest, AVisitorsContactWrittenWithAnEarlierPartOfTheBatchStillGainsActivity) {
+  domain::NewContact line = contact_named("Early", "early@x.io");
+  line.created_at = ts("2025-01-01T00:00:00.000Z");
+  std::vector<ImportItem> items{{1, line}};
+  for (int i = 0; i < 17000; ++i) {
+    items.push_back({static_cast<int>(items.size() + 1), lead_named("L" + std::to_string(i))});
+  }
+  auto late = conversation(contact_named("Early", "early@x.io"), "2025-02-01T00:00:00.000Z");
+  late.messages = {message("late", "2025-02-02T00:00:00.000Z")};
+  items.push_back({static_cast<int>(items.size() + 1), late});
+  const auto counts = import_ok(items);
+  EXPECT_EQ(counts.contacts, 1);
+  const auto contact = store_->contacts().list(ws_, {}).items.at(0);
+  EXPECT_EQ(contact.last_activity, ts("2025-02-02T00:00:00.000Z"));
+  EXPECT_EQ(contact.conversation_count, 1);
 }
 
 }  // namespace
