@@ -60,10 +60,17 @@ CreateResult<domain::Contact> insert_contact(sql::Connection& conn, const domain
 std::optional<domain::ContactId> find_contact_by_email(sql::Connection& conn,
                                                        const domain::WorkspaceId& ws,
                                                        const std::string& email);
-// The same contact whole (an import's visitor matched to it).
-std::optional<domain::Contact> select_contact_by_email(sql::Connection& conn,
-                                                       const domain::WorkspaceId& ws,
-                                                       const std::string& email);
+// What a conversation shows of its visitor's contact.
+struct ContactPeople {
+  domain::ContactId id;
+  std::string first_name;
+  std::optional<std::string> last_name, email, phone, company_name;
+};
+ContactPeople people_of(const domain::Contact& contact);
+// The same contact as a conversation shows it (an import's visitor matched to it).
+std::optional<ContactPeople> find_contact_people_by_email(sql::Connection& conn,
+                                                          const domain::WorkspaceId& ws,
+                                                          const std::string& email);
 // Moves last_activity forward to `at` (never back).
 void raise_contact_activity(sql::Connection& conn, const domain::WorkspaceId& ws,
                             const domain::ContactId& id, domain::Timestamp at);

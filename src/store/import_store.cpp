@@ -126,7 +126,7 @@ class ImportWalk {
   };
   // A contact taken by e-mail in this batch, or a stored one a visitor was matched to.
   struct KnownContact {
-    domain::Contact record;  // as a conversation shows it: its id and people
+    ContactPeople people;
     // Its index in contacts_ while it waits there (flushes_ unchanged since), else stored.
     std::size_t pending = 0;
     std::size_t flushes = 0;
@@ -173,7 +173,8 @@ class ImportWalk {
           (had_contacts_ && find_contact_by_email(conn_, ws_, *out.email))) {
         return kDuplicateEmail;
       }
-      contacts_by_email_.emplace(folded, KnownContact{out, contacts_.size(), flushes_, false});
+      contacts_by_email_.emplace(folded,
+                                 KnownContact{people_of(out), contacts_.size(), flushes_, false});
     }
     events_.add("contact.created", record_json::contact_data(out), now_);
     contacts_.push_back({std::move(out), contact.metadata_json});
@@ -204,12 +205,12 @@ class ImportWalk {
     std::optional<domain::ContactId> contact_id;
     if (conversation.visitor) {
       KnownContact& contact = contact_for_visitor(*conversation.visitor, out.created_at);
-      contact_id = contact.record.id;
-      out.visitor_name = contact.record.first_name;
-      out.visitor_last_name = contact.record.last_name;
-      out.visitor_email = contact.record.email;
-      out.visitor_phone = contact.record.phone;
-      out.visitor_company = contact.record.company_name;
+      contact_id = contact.people.id;
+      out.visitor_name = contact.people.first_name;
+      out.visitor_last_name = contact.people.last_name;
+      out.visitor_email = contact.people.email;
+      out.visitor_phone = contact.people.phone;
+      out.visitor_company = contact.people.company_name;
       if (!conversation.messages.empty()) raise_activity(contact, out.updated_at);
     }
     const auto message_ids = ordered_message_ids(conversation.messages.size(), now_);
@@ -250,7 +251,7 @@ class ImportWalk {
         return known->second;
       }
       if (had_contacts_) {
-        if (auto stored = select_contact_by_email(conn_, ws_, *visitor.email)) {
+        if (auto stored = find_contact_people_by_email(conn_, ws_, *visitor.email)) {
           return contacts_by_email_
               .emplace(*folded, KnownContact{std::move(*stored), 0, flushes_, true})
               .first->second;
@@ -262,7 +263,7 @@ class ImportWalk {
     domain::Contact record = new_contact_record(fresh, now_);
     events_.add("contact.created", record_json::contact_data(record), now_);
     ++counts_.contacts;
-    KnownContact known{record, contacts_.size(), flushes_, false};
+    KnownContact known{people_of(record), contacts_.size(), flushes_, false};
     contacts_.push_back({std::move(record), visitor.metadata_json});
     if (!folded) {
       unnamed_visitor_ = std::move(known);
@@ -278,7 +279,7 @@ class ImportWalk {
       domain::Timestamp& last = contacts_[contact.pending].record.last_activity;
       last.unix_ms = std::max(last.unix_ms, at.unix_ms);
     } else {
-      raise_contact_activity(conn_, ws_, contact.record.id, at);
+      raise_contact_activity(conn_, ws_, contact.people.id, at);
     }
   }
 
