@@ -183,25 +183,20 @@ class ImportWalk {
   }
 
   std::optional<std::string> store(const domain::NewConversation& conversation) {
-    domain::Conversation out;
+    const AgentPeople* agent = nullptr;
     if (conversation.agent_id) {
-      const auto* agent = agent_people(*conversation.agent_id);
+      agent = agent_people(*conversation.agent_id);
       if (!agent) return "agent_id does not name an agent of this workspace";
-      out.agent_name = agent->first_name;
-      out.agent_last_name = agent->last_name;
-      out.agent_email = agent->email;
     }
     if (conversation.department_id && !department_known(*conversation.department_id)) {
       return "department_id does not name a department of this workspace";
     }
-    out.id = domain::ConversationId{domain::new_uuid_v7(now_.unix_ms)};
-    out.source = conversation.source;
-    out.status = conversation.status;
-    out.tags = conversation.tags;
-    out.agent_id = conversation.agent_id;
-    out.department_id = conversation.department_id;
-    out.created_at = conversation.created_at.value_or(now_);
-    out.updated_at = conversation_updated_at(conversation, out.created_at);
+    domain::Conversation out = new_conversation_record(conversation, now_);
+    if (agent) {
+      out.agent_name = agent->first_name;
+      out.agent_last_name = agent->last_name;
+      out.agent_email = agent->email;
+    }
     std::optional<domain::ContactId> contact_id;
     if (conversation.visitor) {
       KnownContact& contact = contact_for_visitor(*conversation.visitor, out.created_at);

@@ -2,6 +2,7 @@
 #include "store/records/new_records.hpp"
 
 #include "domain/uuid.hpp"
+#include "store/records/import_rules.hpp"
 
 namespace leadline::store {
 
@@ -36,6 +37,20 @@ domain::Contact new_contact_record(const domain::NewContact& contact, domain::Ti
   out.created_at = contact.created_at.value_or(now);
   out.updated_at = out.created_at;
   out.last_activity = out.created_at;
+  return out;
+}
+
+domain::Conversation new_conversation_record(const domain::NewConversation& conversation,
+                                             domain::Timestamp now) {
+  domain::Conversation out;
+  out.id.value = domain::new_uuid_v7(now.unix_ms);
+  out.source = conversation.source;
+  out.status = conversation.status;
+  out.tags = conversation.tags;
+  out.agent_id = conversation.agent_id;
+  out.department_id = conversation.department_id;
+  out.created_at = conversation.created_at.value_or(now);
+  out.updated_at = conversation_updated_at(conversation, out.created_at);
   return out;
 }
 
