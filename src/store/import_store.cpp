@@ -12,7 +12,6 @@
 #include "domain/uuid.hpp"
 #include "record_json/event_shapes.hpp"
 #include "store/contact_store.hpp"
-#include "store/conversation_store.hpp"
 #include "store/lead_store.hpp"
 #include "store/records/event_outbox.hpp"
 #include "store/records/import_rules.hpp"
@@ -62,21 +61,6 @@ sql::Params message_values(const domain::WorkspaceId& ws,
   return params;
 }
 
-// What a conversation shows of an agent: first name, last name, e-mail.
-struct AgentPeople {
-  std::optional<std::string> first_name, last_name, email;
-};
-
-std::optional<AgentPeople> select_agent_people(sql::Connection& conn, const domain::WorkspaceId& ws,
-                                               const domain::AgentId& id) {
-  auto row = conn.query(
-      "SELECT first_name, last_name, email FROM agents WHERE workspace_id = ? "
-      "AND id = ?",
-      sql::Params().id(ws).id(id));
-  if (!row.next()) return std::nullopt;
-  return AgentPeople{row.opt_text(0), row.opt_text(1), row.opt_text(2)};
-}
-
 // Every record is collected, with its events, and written many rows per statement
 // (sql::Connection::insert_rows): the tables' indexes and triggers then take a whole batch at
 // once, and PostgreSQL a COPY instead of a round trip per row. What a conversation needs of what
@@ -124,14 +108,15 @@ class ImportWalk {
     domain::Contact record;
     std::optional<std::string> metadata_json;
   };
-  // A contact taken by e-mail in this batch, or a stored one a visitor was matched to.
+  // A contact taken in this batch, or a stored one a visitor was matched to.
   struct KnownContact {
     ContactPeople people;
-    // Its index in contacts_ while it waits there (flushes_ unchanged since), else stored.
+    // Its row is contacts_[pending] while flushes_ is still `flushes`; kStored for a contact
+    // the batch did not take.
     std::size_t pending = 0;
-    std::size_t flushes = 0;
-    bool stored = false;
+    std::size_t flushes = kStored;
   };
+  static constexpr std::size_t kStored = static_cast<std::size_t>(-1);
 
   // Writes what was collected: the records, parents first, then their events in the order they
   // were added.
@@ -173,8 +158,7 @@ class ImportWalk {
           (had_contacts_ && find_contact_by_email(conn_, ws_, *out.email))) {
         return kDuplicateEmail;
       }
-      contacts_by_email_.emplace(folded,
-                                 KnownContact{people_of(out), contacts_.size(), flushes_, false});
+      contacts_by_email_.emplace(folded, KnownContact{people_of(out), contacts_.size(), flushes_});
     }
     events_.add("contact.created", record_json::contact_data(out), now_);
     contacts_.push_back({std::move(out), contact.metadata_json});
@@ -199,7 +183,7 @@ class ImportWalk {
     }
     std::optional<domain::ContactId> contact_id;
     if (conversation.visitor) {
-      KnownContact& contact = contact_for_visitor(*conversation.visitor, out.created_at);
+      const KnownContact contact = contact_for_visitor(*conversation.visitor, out.created_at);
       contact_id = contact.people.id;
       out.visitor_name = contact.people.first_name;
       out.visitor_last_name = contact.people.last_name;
@@ -211,14 +195,12 @@ class ImportWalk {
     const auto message_ids = ordered_message_ids(conversation.messages.size(), now_);
     std::vector<domain::Message> messages;
     messages.reserve(message_ids.size());
+    // As lists show it: the newest message by (created_at, id), which ids ascend with.
+    const domain::NewMessage* last = nullptr;
     for (std::size_t i = 0; i < message_ids.size(); ++i) {
       const domain::NewMessage& m = conversation.messages[i];
       messages.push_back({domain::MessageId{message_ids[i]}, m.sender_type, m.content,
                           m.attachments_json, m.status, m.created_at, m.sender_name});
-    }
-    // As lists show it: the newest message by (created_at, id), which ids ascend with.
-    const domain::Message* last = nullptr;
-    for (const domain::Message& m : messages) {
       if (!last || m.created_at.unix_ms >= last->created_at.unix_ms) last = &m;
     }
     if (last) out.last_message = last->content;
@@ -237,8 +219,8 @@ class ImportWalk {
 
   // A visitor with an e-mail is the workspace's contact of that address, created when there is
   // none; a visitor without one is always a new contact, dated like its conversation.
-  KnownContact& contact_for_visitor(const domain::NewContact& visitor,
-                                    domain::Timestamp created_at) {
+  KnownContact contact_for_visitor(const domain::NewContact& visitor,
+                                   domain::Timestamp created_at) {
     std::optional<std::string> folded;
     if (visitor.email) {
       folded = domain::case_fold(*visitor.email);
@@ -247,8 +229,7 @@ class ImportWalk {
       }
       if (had_contacts_) {
         if (auto stored = find_contact_people_by_email(conn_, ws_, *visitor.email)) {
-          return contacts_by_email_
-              .emplace(*folded, KnownContact{std::move(*stored), 0, flushes_, true})
+          return contacts_by_email_.emplace(*folded, KnownContact{std::move(*stored), 0, kStored})
               .first->second;
         }
       }
@@ -258,19 +239,16 @@ class ImportWalk {
     domain::Contact record = new_contact_record(fresh, now_);
     events_.add("contact.created", record_json::contact_data(record), now_);
     ++counts_.contacts;
-    KnownContact known{people_of(record), contacts_.size(), flushes_, false};
+    KnownContact known{people_of(record), contacts_.size(), flushes_};
     contacts_.push_back({std::move(record), visitor.metadata_json});
-    if (!folded) {
-      unnamed_visitor_ = std::move(known);
-      return unnamed_visitor_;
-    }
-    return contacts_by_email_.emplace(*folded, std::move(known)).first->second;
+    if (folded) contacts_by_email_.emplace(*folded, known);
+    return known;
   }
 
   // Moves the contact's last_activity forward to `at`: in its row while that waits to be
   // written, else in the stored row.
-  void raise_activity(KnownContact& contact, domain::Timestamp at) {
-    if (!contact.stored && contact.flushes == flushes_) {
+  void raise_activity(const KnownContact& contact, domain::Timestamp at) {
+    if (contact.flushes == flushes_) {
       domain::Timestamp& last = contacts_[contact.pending].record.last_activity;
       last.unix_ms = std::max(last.unix_ms, at.unix_ms);
     } else {
@@ -281,7 +259,7 @@ class ImportWalk {
   const AgentPeople* agent_people(const domain::AgentId& id) {
     auto found = agents_.find(id.value);
     if (found == agents_.end()) {
-      found = agents_.emplace(id.value, select_agent_people(conn_, ws_, id)).first;
+      found = agents_.emplace(id.value, find_agent_people(conn_, ws_, id)).first;
     }
     return found->second ? &*found->second : nullptr;
   }
@@ -309,7 +287,6 @@ class ImportWalk {
   // By folded e-mail: the contacts taken so far (lines and visitors), and the stored ones
   // visitors were matched to.
   std::unordered_map<std::string, KnownContact> contacts_by_email_;
-  KnownContact unnamed_visitor_;  // the last visitor without an e-mail
   // What was read of the workspace's agents and departments (nothing: not the workspace's).
   std::unordered_map<std::string, std::optional<AgentPeople>> agents_;
   std::unordered_map<std::string, bool> departments_;

@@ -103,6 +103,16 @@ bool agent_in_workspace(sql::Connection& conn, const domain::WorkspaceId& ws,
                  sql::Params().id(ws).id(id));
 }
 
+std::optional<AgentPeople> find_agent_people(sql::Connection& conn, const domain::WorkspaceId& ws,
+                                             const domain::AgentId& id) {
+  auto row = conn.query(
+      "SELECT first_name, last_name, email FROM agents WHERE workspace_id = ? "
+      "AND id = ?",
+      sql::Params().id(ws).id(id));
+  if (!row.next()) return std::nullopt;
+  return AgentPeople{row.opt_text(0), row.opt_text(1), row.opt_text(2)};
+}
+
 bool department_in_workspace(sql::Connection& conn, const domain::WorkspaceId& ws,
                              const domain::DepartmentId& id) {
   return any_row(conn, "SELECT 1 FROM departments WHERE workspace_id = ? AND id = ?",

@@ -2,6 +2,7 @@
 // departments.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,5 +34,12 @@ bool agent_in_workspace(sql::Connection& conn, const domain::WorkspaceId& ws,
                         const domain::AgentId& id);
 bool department_in_workspace(sql::Connection& conn, const domain::WorkspaceId& ws,
                              const domain::DepartmentId& id);
+
+// What a conversation shows of its agent; nothing when the agent is not the workspace's.
+struct AgentPeople {
+  std::optional<std::string> first_name, last_name, email;
+};
+std::optional<AgentPeople> find_agent_people(sql::Connection& conn, const domain::WorkspaceId& ws,
+                                             const domain::AgentId& id);
 
 }  // namespace leadline::store
