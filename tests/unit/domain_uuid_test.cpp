@@ -60,8 +60,28 @@ TEST(NewUuidV7, IsRandomWithinAMillisecond) {
   EXPECT_EQ(ids.size(), 1000u);
 }
 
-// Each thread draws its random bytes from a buffer of its own, refilled every 96 ids: threads
-// drawing in the same millisecond, past several refills, still never meet.
+// Records created in one millisecond list newest first under `created_at:desc, id:desc` only
+// when their ids follow the order they were drawn in, across threads too.
+// The counter orders the newest millisecond drawn, so each run takes one later than any other
+// test's and than its own last run's (--gtest_repeat).
+TEST(NewUuidV7, IdsDrawnInOneMillisecondFollowTheOrderTheyWereDrawnIn) {
+  static std::int64_t later = 8'000'000'000'000;
+  const std::int64_t ms = later += 10;
+  std::vector<std::string> drawn;
+  for (int i = 0; i < 20'000; ++i) drawn.push_back(new_uuid_v7(ms));
+  std::thread([&drawn, ms] {
+    for (int i = 0; i < 100; ++i) drawn.push_back(new_uuid_v7(ms));
+  }).join();
+  for (std::size_t i = 1; i < drawn.size(); ++i) {
+    ASSERT_LT(drawn[i - 1], drawn[i]) << "id " << i;
+  }
+  // A later millisecond still sorts after, an earlier one before.
+  EXPECT_LT(drawn.back(), new_uuid_v7(ms + 1));
+  EXPECT_LT(new_uuid_v7(ms - 1), drawn.front());
+}
+
+// Each thread draws its random bytes from a buffer of its own, refilled every 96 to 120 ids:
+// threads drawing in the same millisecond, past several refills, still never meet.
 TEST(NewUuidV7, ThreadsDrawingInTheSameMillisecondNeverMeet) {
   constexpr int kThreads = 4;
   constexpr int kEach = 500;
