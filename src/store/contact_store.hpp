@@ -4,6 +4,8 @@
 
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "domain/records.hpp"
 #include "store/list_query.hpp"
@@ -71,9 +73,18 @@ ContactPeople people_of(const domain::Contact& contact);
 std::optional<ContactPeople> find_contact_people_by_email(sql::Connection& conn,
                                                           const domain::WorkspaceId& ws,
                                                           const std::string& email);
-// Moves last_activity forward to `at` (never back).
-void raise_contact_activity(sql::Connection& conn, const domain::WorkspaceId& ws,
-                            const domain::ContactId& id, domain::Timestamp at);
+// The stored contacts whose folded e-mail is among `folded_emails`, by folded e-mail: an
+// import's contact lines and visitors matched a thousand per statement instead of one each.
+std::unordered_map<std::string, ContactPeople> find_contacts_people_by_emails(
+    sql::Connection& conn, const domain::WorkspaceId& ws,
+    const std::vector<std::string>& folded_emails);
+// The statement raise_contacts_activity runs, for query plan checks.
+std::string contacts_activity_update_sql(const sql::Dialect& dialect);
+// Moves each contact's last_activity forward to its time (never back), a thousand contacts per
+// statement.
+void raise_contacts_activity(
+    sql::Connection& conn, const domain::WorkspaceId& ws,
+    const std::vector<std::pair<domain::ContactId, domain::Timestamp>>& at);
 
 // The statements list() runs, for query plan checks; with `total_count`, the page it runs after
 // counting that many matches.

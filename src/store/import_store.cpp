@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -65,8 +66,9 @@ sql::Params message_values(const domain::WorkspaceId& ws,
 // (sql::Connection::insert_rows): the tables' indexes and triggers then take a whole batch at
 // once, and PostgreSQL a COPY instead of a round trip per row. What a conversation needs of what
 // came before it is kept here as it is collected: the contacts by e-mail (its visitor), the
-// agents and departments it names. Only a stored contact (the workspace had some before the
-// batch), a stored agent and a stored department are read, once each.
+// agents and departments it names. The stored contacts the batch's e-mails name are read first,
+// a thousand per statement (when the workspace had any); a stored agent or department is read
+// once each.
 class ImportWalk {
  public:
   using Connection = sql::Connection;
@@ -82,6 +84,7 @@ class ImportWalk {
 
   // Stores the items in order; stops at the first one that cannot be stored and says which.
   std::variant<ImportCounts, ImportFailure> run(const std::vector<ImportItem>& items) {
+    if (had_contacts_) match_stored_contacts(items);
     for (const ImportItem& item : items) {
       auto failure = std::visit([&](const auto& record) { return store(record); }, item.record);
       if (failure) return ImportFailure{item.line, std::move(*failure)};
@@ -118,6 +121,27 @@ class ImportWalk {
   };
   static constexpr std::size_t kStored = static_cast<std::size_t>(-1);
 
+  // The stored contacts that the batch's contact lines and visitors name by e-mail, into
+  // contacts_by_email_: a contact line of such an address is a duplicate, a visitor of one is
+  // that contact. One round trip per thousand addresses instead of one per line or visitor.
+  void match_stored_contacts(const std::vector<ImportItem>& items) {
+    std::vector<std::string> emails;
+    const auto add = [&](const domain::NewContact& c) {
+      if (c.email) emails.push_back(domain::case_fold(*c.email));
+    };
+    for (const ImportItem& item : items) {
+      if (const auto* contact = std::get_if<domain::NewContact>(&item.record)) add(*contact);
+      if (const auto* conversation = std::get_if<domain::NewConversation>(&item.record)) {
+        if (conversation->visitor) add(*conversation->visitor);
+      }
+    }
+    std::sort(emails.begin(), emails.end());
+    emails.erase(std::unique(emails.begin(), emails.end()), emails.end());
+    for (auto& [folded, people] : find_contacts_people_by_emails(conn_, ws_, emails)) {
+      contacts_by_email_.emplace(folded, KnownContact{std::move(people), 0, kStored});
+    }
+  }
+
   // Writes what was collected: the records, parents first, then their events in the order they
   // were added.
   void flush() {
@@ -131,6 +155,8 @@ class ImportWalk {
     conn_.insert_rows("conversations", kConversationColumns, conversations_);
     conn_.insert_rows("messages", kMessageColumns, messages_);
     events_.flush(conn_);
+    raise_contacts_activity(conn_, ws_, {stored_activity_.begin(), stored_activity_.end()});
+    stored_activity_.clear();
     contacts_.clear();
     leads_.clear();
     conversations_.clear();
@@ -151,13 +177,9 @@ class ImportWalk {
     domain::Contact out = new_contact_record(contact, now_);
     if (out.email) {
       // Checked here, so the bulk insert never meets the unique index: against this batch's
-      // contacts (visitors' included), then against those stored before it, if any: a round
-      // trip each on PostgreSQL, which a bulk load into a new workspace goes without.
+      // contacts (visitors' included) and the stored ones it names (match_stored_contacts).
       const std::string folded = domain::case_fold(*out.email);
-      if (contacts_by_email_.contains(folded) ||
-          (had_contacts_ && find_contact_by_email(conn_, ws_, *out.email))) {
-        return kDuplicateEmail;
-      }
+      if (contacts_by_email_.contains(folded)) return kDuplicateEmail;
       contacts_by_email_.emplace(folded, KnownContact{people_of(out), contacts_.size(), flushes_});
     }
     events_.add("contact.created", record_json::contact_data(out), now_);
@@ -227,12 +249,6 @@ class ImportWalk {
       if (auto known = contacts_by_email_.find(*folded); known != contacts_by_email_.end()) {
         return known->second;
       }
-      if (had_contacts_) {
-        if (auto stored = find_contact_people_by_email(conn_, ws_, *visitor.email)) {
-          return contacts_by_email_.emplace(*folded, KnownContact{std::move(*stored), 0, kStored})
-              .first->second;
-        }
-      }
     }
     domain::NewContact fresh = visitor;
     fresh.created_at = created_at;
@@ -246,14 +262,12 @@ class ImportWalk {
   }
 
   // Moves the contact's last_activity forward to `at`: in its row while that waits to be
-  // written, else in the stored row.
+  // written, else in the stored row, with the next flush.
   void raise_activity(const KnownContact& contact, domain::Timestamp at) {
-    if (contact.flushes == flushes_) {
-      domain::Timestamp& last = contacts_[contact.pending].record.last_activity;
-      last.unix_ms = std::max(last.unix_ms, at.unix_ms);
-    } else {
-      raise_contact_activity(conn_, ws_, contact.people.id, at);
-    }
+    domain::Timestamp& last = contact.flushes == flushes_
+                                  ? contacts_[contact.pending].record.last_activity
+                                  : stored_activity_[contact.people.id];
+    last.unix_ms = std::max(last.unix_ms, at.unix_ms);
   }
 
   const AgentPeople* agent_people(const domain::AgentId& id) {
@@ -280,12 +294,15 @@ class ImportWalk {
   std::vector<PendingContact> contacts_;
   std::vector<sql::Params> conversations_;
   std::vector<sql::Params> messages_;
+  // The latest activity of each contact written before this part of the batch (stored ones
+  // included) that a conversation of this part moves forward.
+  std::map<domain::ContactId, domain::Timestamp> stored_activity_;
   EventRows events_;
   std::size_t flushes_ = 0;
   // The workspace had contacts before this batch.
   bool had_contacts_;
-  // By folded e-mail: the contacts taken so far (lines and visitors), and the stored ones
-  // visitors were matched to.
+  // By folded e-mail: the contacts taken so far (lines and visitors), and the stored ones the
+  // batch names.
   std::unordered_map<std::string, KnownContact> contacts_by_email_;
   // What was read of the workspace's agents and departments (nothing: not the workspace's).
   std::unordered_map<std::string, std::optional<AgentPeople>> agents_;

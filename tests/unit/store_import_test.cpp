@@ -413,5 +413,46 @@ TEST_P(StoreTest, AVisitorsContactWrittenWithAnEarlierPartOfTheBatchStillGainsAc
   EXPECT_EQ(contact.conversation_count, 1);
 }
 
+// The stored contacts a batch names are read a thousand addresses per statement: a visitor or a
+// contact line of an address past the first thousand is matched as well as one before it.
+TEST_P(StoreTest, StoredContactsAreMatchedByEmailPastTheFirstThousandAddresses) {
+  std::vector<ImportItem> stored;
+  for (int i = 0; i < 1200; ++i) {
+    stored.push_back({i + 1, contact_named("S", "s" + std::to_string(i) + "@x.io")});
+  }
+  import_ok(stored);
+
+  std::vector<ImportItem> visitors;
+  for (int i = 0; i < 1200; ++i) {
+    auto c = conversation(contact_named("V", "S" + std::to_string(i) + "@X.IO"),
+                          "2025-02-01T00:00:00.000Z");
+    visitors.push_back({i + 1, c});
+  }
+  visitors.push_back(
+      {1201, conversation(contact_named("New", "new@x.io"), "2025-02-01T00:00:00.000Z")});
+  const auto counts = import_ok(visitors);
+  EXPECT_EQ(counts.conversations, 1201);
+  EXPECT_EQ(counts.contacts, 1);  // the new address only
+  for (const char* email : {"s0@x.io", "s999@x.io"}) {
+    ContactListQuery by_email;
+    by_email.search_folded = email;
+    const auto found = store_->contacts().list(ws_, by_email).items;
+    ASSERT_EQ(found.size(), 1u) << email;
+    EXPECT_EQ(found[0].conversation_count, 1) << email;
+    EXPECT_EQ(found[0].first_name, "S") << email;
+  }
+
+  // Sorted, the thousand new addresses come before "s999@x.io", which a second statement reads.
+  std::vector<ImportItem> lines;
+  for (int i = 0; i < 1000; ++i) {
+    lines.push_back({i + 1, contact_named("N", "n" + std::to_string(i) + "@x.io")});
+  }
+  lines.push_back({1001, contact_named("Again", "S999@x.io")});
+  const auto result = store_->imports().apply(ws_, lines);
+  ASSERT_TRUE(std::holds_alternative<ImportFailure>(result));
+  EXPECT_EQ(std::get<ImportFailure>(result).line, 1001);
+  EXPECT_EQ(std::get<ImportFailure>(result).message, "a contact with this email already exists");
+}
+
 }  // namespace
 }  // namespace leadline::store::testing

@@ -268,6 +268,37 @@ TEST_F(PostgresStoreTest, ContactLookupsByEmailKeepOnePlanForAllWorkspacesEvenIn
   EXPECT_NE(plan.find("email"), std::string::npos) << plan;
 }
 
+// An import reads the stored contacts its e-mails name a thousand per statement; that statement
+// too keeps one plan for all values, made for an average workspace (the one by e-mail says why).
+TEST_F(PostgresStoreTest, ContactLookupsOfManyEmailsKeepOnePlanForAllWorkspaces) {
+  for (int i = 0; i < 300; ++i) {
+    first_->contacts().create(
+        ws_, contact_named("C" + std::to_string(i), "c" + std::to_string(i) + "@x.io"));
+  }
+  Inspector inspector(url_);
+  inspector.query("ANALYZE contacts");
+  const auto other = first_->workspaces().create("Workspace B").id;
+
+  postgres::Connection conn(url_);
+  {
+    postgres::Transaction tx(conn, postgres::Transaction::Kind::kWrite);
+    conn.plan_with_values_until_commit();
+    for (int i = 0; i < 7; ++i) {
+      EXPECT_TRUE(find_contacts_people_by_emails(conn, other, {"c1@x.io", "c2@x.io"}).empty());
+    }
+    const auto found = find_contacts_people_by_emails(conn, ws_, {"c1@x.io", "c2@x.io", "z@x.io"});
+    EXPECT_EQ(found.size(), 2u);
+    EXPECT_EQ(found.at("c2@x.io").first_name, "C2");
+    tx.commit();
+  }
+  auto plans = conn.query(
+      "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE "
+      "statement LIKE '%jsonb_array_elements_text%' AND statement NOT LIKE '%generic_plans%'");
+  ASSERT_TRUE(plans.next());
+  EXPECT_EQ(plans.int64(0), 8);  // one generic plan, used every time
+  EXPECT_EQ(plans.int64(1), 0);
+}
+
 // A list page's plan for all values is estimated for an unknown LIMIT, which is costly enough
 // to be compiled with JIT on every execution (10 ms per contacts page at 100k contacts).
 TEST_F(PostgresStoreTest, ConnectionsRunWithoutJit) {

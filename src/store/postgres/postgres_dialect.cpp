@@ -52,6 +52,19 @@ class PostgresDialect final : public sql::Dialect {
            "INTEGER)";
   }
 
+  std::string_view json_text_values() const override {
+    return "(SELECT jsonb_array_elements_text(CAST(? AS jsonb)))";
+  }
+  // In the collation of the schema's text keys, so that they compare through their indexes.
+  std::string json_text_tuples(int columns) const override {
+    std::string sql = "(SELECT ";
+    for (int i = 0; i < columns; ++i) {
+      const std::string n = std::to_string(i);
+      sql.append(i ? ", " : "").append("(e->>" + n + ") COLLATE \"C\" AS c" + n);
+    }
+    return sql.append(" FROM jsonb_array_elements(CAST(? AS jsonb)) AS e)");
+  }
+
   // Rows are addressed by their primary key; the trigram GIN index holds no rowid ranges.
   std::string workspace_rowid(std::string_view, std::string_view) const override { return {}; }
   bool rowids_by_workspace() const override { return false; }

@@ -79,6 +79,14 @@ class Dialect {
   // with an Idempotency-Key keeps out another's. "" where the write transaction already does.
   virtual std::string_view try_lock_text() const = 0;
 
+  // A one-column subquery of the strings in the JSON array text bound at its one "?", for
+  // "column IN <it>": many values matched in one statement with one parameter.
+  virtual std::string_view json_text_values() const = 0;
+  // A subquery of a row per element of the JSON array bound at its one "?", each element an
+  // array of `columns` strings, as text columns c0, c1, ...: many rows' values in one parameter
+  // (an UPDATE ... FROM it).
+  virtual std::string json_text_tuples(int columns) const = 0;
+
   // The value of a new row's rowid in `table`, an SQL expression taking the workspace id as its
   // one parameter, written `workspace_param` ("?", or "?2" to reuse the second value of an
   // INSERT numbered ?1, ?2, ...): the next rowid of the workspace's range, where the engine

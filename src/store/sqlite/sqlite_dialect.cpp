@@ -29,6 +29,15 @@ class SqliteDialect final : public sql::Dialect {
   std::string claim_rows(std::string_view) const override { return {}; }
   std::string feed_settled(std::string_view) const override { return {}; }
   std::string_view try_lock_text() const override { return {}; }
+  std::string_view json_text_values() const override { return "(SELECT value FROM json_each(?))"; }
+  std::string json_text_tuples(int columns) const override {
+    std::string sql = "(SELECT ";
+    for (int i = 0; i < columns; ++i) {
+      const std::string n = std::to_string(i);
+      sql.append(i ? ", " : "").append("json_extract(value, '$[" + n + "]') AS c" + n);
+    }
+    return sql.append(" FROM json_each(?))");
+  }
 
   // Through the tag's rows (migration 0010). Led by the tag, in two forms of the same filters:
   // the tag's rows looked up in the record table, for the count and for a page of few matches;
