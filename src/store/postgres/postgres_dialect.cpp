@@ -102,8 +102,8 @@ class PostgresDialect final : public sql::Dialect {
   // tables it fills have no statistics of their new rows until the ANALYZE at its end, and the
   // plan cache's generic plans, built on the stale ones, made a conversation import 3x slower
   // (2,000 conversations with 10 messages each: 20.5 s against 7.2 s). The per-row foreign-key
-  // checks of its COPYs, and the look-up of a contact by e-mail, keep generic plans
-  // (postgres::Connection::insert_rows, find_contact_by_email).
+  // checks of its COPYs, and the look-ups of contacts by e-mail, keep generic plans
+  // (postgres::Connection::insert_rows, find_contacts_people_by_emails).
   // The import's commit is flushed before it returns even where the server's default is
   // synchronous_commit=off: until then no reader may set the hint bits of its rows, so the VACUUM
   // after it (after_import_commit) could mark none of their pages all-visible.
