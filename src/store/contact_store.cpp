@@ -201,14 +201,6 @@ CreateResult<domain::Contact> insert_contact(sql::Connection& conn, const domain
   throw std::runtime_error("contact e-mail conflict without a conflicting contact");
 }
 
-std::optional<domain::ContactId> find_contact_by_email(sql::Connection& conn,
-                                                       const domain::WorkspaceId& ws,
-                                                       const std::string& email) {
-  auto found = find_contact_people_by_email(conn, ws, email);
-  if (!found) return std::nullopt;
-  return std::move(found->id);
-}
-
 ContactPeople people_of(const domain::Contact& contact) {
   return {contact.id,    contact.first_name, contact.last_name,
           contact.email, contact.phone,      contact.company_name};
@@ -239,14 +231,14 @@ ContactPeople people_from_row(const sql::Rows& rows) {
 
 }  // namespace
 
-std::optional<ContactPeople> find_contact_people_by_email(sql::Connection& conn,
-                                                          const domain::WorkspaceId& ws,
-                                                          const std::string& email) {
+std::optional<domain::ContactId> find_contact_by_email(sql::Connection& conn,
+                                                       const domain::WorkspaceId& ws,
+                                                       const std::string& email) {
   static const std::string sql = std::string(kPeopleByEmail) + "= ?";
   auto rows = sql::query_planned(
       conn, {sql, sql::Params().id(ws).text(domain::case_fold(email)), sql::Planning::kOnce});
   if (!rows.next()) return std::nullopt;
-  return people_from_row(rows);
+  return domain::ContactId{rows.text(0)};
 }
 
 std::unordered_map<std::string, ContactPeople> find_contacts_people_by_emails(

@@ -69,10 +69,6 @@ struct ContactPeople {
   std::optional<std::string> last_name, email, phone, company_name;
 };
 ContactPeople people_of(const domain::Contact& contact);
-// The same contact as a conversation shows it (an import's visitor matched to it).
-std::optional<ContactPeople> find_contact_people_by_email(sql::Connection& conn,
-                                                          const domain::WorkspaceId& ws,
-                                                          const std::string& email);
 // The stored contacts whose folded e-mail is among `folded_emails`, by folded e-mail: an
 // import's contact lines and visitors matched a thousand per statement instead of one each.
 std::unordered_map<std::string, ContactPeople> find_contacts_people_by_emails(

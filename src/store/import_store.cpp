@@ -74,17 +74,11 @@ class ImportWalk {
   using Connection = sql::Connection;
 
   ImportWalk(Connection& conn, const domain::WorkspaceId& ws, domain::Timestamp now)
-      : conn_(conn),
-        ws_(ws),
-        now_(now),
-        events_(conn, ws),
-        had_contacts_(conn.query("SELECT 1 FROM contacts WHERE workspace_id = ? LIMIT 1",
-                                 sql::Params().id(ws))
-                          .next()) {}
+      : conn_(conn), ws_(ws), now_(now), events_(conn, ws) {}
 
   // Stores the items in order; stops at the first one that cannot be stored and says which.
   std::variant<ImportCounts, ImportFailure> run(const std::vector<ImportItem>& items) {
-    if (had_contacts_) match_stored_contacts(items);
+    match_stored_contacts(items);
     for (const ImportItem& item : items) {
       auto failure = std::visit([&](const auto& record) { return store(record); }, item.record);
       if (failure) return ImportFailure{item.line, std::move(*failure)};
@@ -123,8 +117,13 @@ class ImportWalk {
 
   // The stored contacts that the batch's contact lines and visitors name by e-mail, into
   // contacts_by_email_: a contact line of such an address is a duplicate, a visitor of one is
-  // that contact. One round trip per thousand addresses instead of one per line or visitor.
+  // that contact. One round trip per thousand addresses instead of one per line or visitor; none
+  // beyond the first for a bulk load into a workspace without contacts.
   void match_stored_contacts(const std::vector<ImportItem>& items) {
+    if (!conn_.query("SELECT 1 FROM contacts WHERE workspace_id = ? LIMIT 1", sql::Params().id(ws_))
+             .next()) {
+      return;
+    }
     std::vector<std::string> emails;
     const auto add = [&](const domain::NewContact& c) {
       if (c.email) emails.push_back(domain::case_fold(*c.email));
@@ -155,8 +154,8 @@ class ImportWalk {
     conn_.insert_rows("conversations", kConversationColumns, conversations_);
     conn_.insert_rows("messages", kMessageColumns, messages_);
     events_.flush(conn_);
-    raise_contacts_activity(conn_, ws_, {stored_activity_.begin(), stored_activity_.end()});
-    stored_activity_.clear();
+    raise_contacts_activity(conn_, ws_, {written_activity_.begin(), written_activity_.end()});
+    written_activity_.clear();
     contacts_.clear();
     leads_.clear();
     conversations_.clear();
@@ -266,7 +265,7 @@ class ImportWalk {
   void raise_activity(const KnownContact& contact, domain::Timestamp at) {
     domain::Timestamp& last = contact.flushes == flushes_
                                   ? contacts_[contact.pending].record.last_activity
-                                  : stored_activity_[contact.people.id];
+                                  : written_activity_[contact.people.id];
     last.unix_ms = std::max(last.unix_ms, at.unix_ms);
   }
 
@@ -294,13 +293,11 @@ class ImportWalk {
   std::vector<PendingContact> contacts_;
   std::vector<sql::Params> conversations_;
   std::vector<sql::Params> messages_;
-  // The latest activity of each contact written before this part of the batch (stored ones
-  // included) that a conversation of this part moves forward.
-  std::map<domain::ContactId, domain::Timestamp> stored_activity_;
+  // The latest activity that this part of the batch gives each contact already written (stored
+  // before the batch or by an earlier part of it), raised at the next flush.
+  std::map<domain::ContactId, domain::Timestamp> written_activity_;
   EventRows events_;
   std::size_t flushes_ = 0;
-  // The workspace had contacts before this batch.
-  bool had_contacts_;
   // By folded e-mail: the contacts taken so far (lines and visitors), and the stored ones the
   // batch names.
   std::unordered_map<std::string, KnownContact> contacts_by_email_;
