@@ -33,11 +33,12 @@ Result<std::unique_ptr<store::Database>> open_store(const ParsedArguments& args)
 }
 
 Result<std::unique_ptr<store::Database>> open_store_at(const std::string& url,
-                                                       store::OperationMetrics* metrics) {
+                                                       store::OperationMetrics* metrics,
+                                                       const store::OpenOptions& options) {
   // open_database reports an unusable URL or database by throwing; at this edge that is an
   // ordinary outcome the operator should read, not a crash.
   try {
-    return store::open_database(url, domain::system_clock(), metrics);
+    return store::open_database(url, domain::system_clock(), metrics, options);
   } catch (const std::exception& e) {
     return failure("cannot open database " + url + ": " + e.what());
   }

@@ -25,7 +25,8 @@ Result<std::unique_ptr<store::Database>> open_store(const ParsedArguments& args)
 // The same for a URL already resolved (serve also reads it from its config file), optionally
 // timing every database call into `metrics`.
 Result<std::unique_ptr<store::Database>> open_store_at(const std::string& url,
-                                                       store::OperationMetrics* metrics = nullptr);
+                                                       store::OperationMetrics* metrics = nullptr,
+                                                       const store::OpenOptions& options = {});
 
 // --workspace WS, the option existing_workspace reads.
 OptionSpec workspace_option();

@@ -45,7 +45,7 @@ std::optional<Failure> serve(const Invocation& in) {
     return std::nullopt;
   }
   store::OperationMetrics db_metrics;
-  auto opened = open_store_at(config.db_url, &db_metrics);
+  auto opened = open_store_at(config.db_url, &db_metrics, config.db);
   if (auto* f = std::get_if<Failure>(&opened)) return *f;
   auto& db = *std::get<0>(opened);
 

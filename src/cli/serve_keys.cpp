@@ -11,6 +11,7 @@ namespace {
 
 constexpr std::array kKeys = {
     ServeKey{"db", "LEADLINE_DB", KeyKind::kText, "sqlite:./data/leadline.db", true},
+    ServeKey{"db-pool-size", "LEADLINE_DB_POOL_SIZE", KeyKind::kNumber, "16"},
     ServeKey{"listen", "LEADLINE_LISTEN", KeyKind::kText, "127.0.0.1:8080"},
     ServeKey{"rate-limit", "LEADLINE_RATE_LIMIT", KeyKind::kText, "100/60s"},
     ServeKey{"redis", "LEADLINE_REDIS", KeyKind::kText, "", true},

@@ -26,6 +26,8 @@ std::optional<Int> parse_decimal(std::string_view text) {
 
 constexpr long long kMaxThreads = 1024;
 constexpr long long kMaxConnections = 1'000'000;
+// PostgreSQL's own default max_connections is 100; a thousand per instance is past any sane use.
+constexpr long long kMaxDbPoolSize = 1000;
 constexpr long long kMaxTimeoutMs = 24LL * 3600 * 1000;  // a day
 
 // A setting's parsed value, nothing when it is given nowhere, or a usage failure
@@ -232,6 +234,10 @@ std::vector<OptionSpec> serve_option_specs() {
        .value_name = "MS",
        .help = "a response must be taken by the client within this many milliseconds, else the "
                "connection is closed (env LEADLINE_WRITE_TIMEOUT_MS, default 30000)"},
+      {.name = "db-pool-size",
+       .value_name = "N",
+       .help = "connections kept to PostgreSQL, all opened before the server listens "
+               "(env LEADLINE_DB_POOL_SIZE, default 16; SQLite ignores it)"},
       {.name = "redis",
        .value_name = "URL",
        .help = "share every key's rate-limit window with all instances through this Redis: "
@@ -336,6 +342,16 @@ Result<ServeSettings> serve_settings(const SettingSources& sources) {
   if (auto db = sources.find("db")) {
     if (db->value.empty()) return db->must_be("a database URL, not empty", false);
     settings.db_url = db->value;
+  }
+  const auto pool_in_range = [](std::string_view text) {
+    auto n = parse_decimal<long long>(text);
+    return n && *n >= 1 && *n <= kMaxDbPoolSize ? n : std::nullopt;
+  };
+  auto pool = read_setting(sources, "db-pool-size", pool_in_range,
+                           "a whole number from 1 to " + std::to_string(kMaxDbPoolSize));
+  if (auto* f = std::get_if<Failure>(&pool)) return *f;
+  if (auto n = std::get<std::optional<long long>>(pool)) {
+    settings.db.postgres_pool_size = static_cast<std::size_t>(*n);
   }
 
   if (auto failed = read_switch(sources, "demo", settings.demo)) return *failed;

@@ -9,6 +9,7 @@
 #include "cli/command.hpp"
 #include "cli/setting_sources.hpp"
 #include "runtime/runtime_config.hpp"
+#include "store/database.hpp"
 
 namespace leadline::cli {
 
@@ -17,6 +18,7 @@ using runtime::ListenAddress;
 struct ServeSettings {
   runtime::RuntimeConfig runtime;
   std::string db_url;
+  store::OpenOptions db;
   bool demo = false;
 };
 

@@ -5,6 +5,7 @@
 // Thread safety: every store method may be called from any thread concurrently.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -81,11 +82,19 @@ class Database {
   std::string cursor_secret_;
 };
 
+// What a deployment may tune when it opens a database; the defaults are `serve`'s.
+struct OpenOptions {
+  // Connections kept to a PostgreSQL server (`serve` opens them all before it listens:
+  // Engine::warm_up). SQLite keeps its own reader pool and ignores it.
+  std::size_t postgres_pool_size = 16;
+};
+
 // Opens the database named by a --db URL ("sqlite:PATH", or "postgres://..." /
 // "postgresql://..." as libpq reads it), applying migrations. Throws std::runtime_error
 // (StoreUnavailable when the database cannot be reached) with a readable message when it cannot.
 std::unique_ptr<Database> open_database(const std::string& db_url,
                                         const domain::Clock& clock = domain::system_clock(),
-                                        OperationMetrics* metrics = nullptr);
+                                        OperationMetrics* metrics = nullptr,
+                                        const OpenOptions& options = {});
 
 }  // namespace leadline::store

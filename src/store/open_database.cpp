@@ -33,7 +33,8 @@ std::unique_ptr<Engine> open_sqlite(const std::string& url, const std::string& p
   return std::make_unique<sqlite::SqliteEngine>(path, clock);
 }
 
-std::unique_ptr<Engine> open_engine(const std::string& db_url, const domain::Clock& clock) {
+std::unique_ptr<Engine> open_engine(const std::string& db_url, const domain::Clock& clock,
+                                    const OpenOptions& options) {
   if (db_url.starts_with(kSqliteScheme)) {
     return open_sqlite(db_url, db_url.substr(kSqliteScheme.size()), clock);
   }
@@ -41,7 +42,7 @@ std::unique_ptr<Engine> open_engine(const std::string& db_url, const domain::Clo
     // The whole URL goes to libpq, which reads user, password, host, port, database and
     // ?parameters such as sslmode from it.
     if (db_url.starts_with(scheme))
-      return std::make_unique<postgres::PostgresEngine>(db_url, clock);
+      return std::make_unique<postgres::PostgresEngine>(db_url, clock, options.postgres_pool_size);
   }
   throw std::runtime_error("unsupported --db URL " + db_url +
                            "; use sqlite:PATH or postgres://USER@HOST:PORT/DBNAME");
@@ -50,8 +51,8 @@ std::unique_ptr<Engine> open_engine(const std::string& db_url, const domain::Clo
 }  // namespace
 
 std::unique_ptr<Database> open_database(const std::string& db_url, const domain::Clock& clock,
-                                        OperationMetrics* metrics) {
-  return std::make_unique<Database>(open_engine(db_url, clock), clock, metrics);
+                                        OperationMetrics* metrics, const OpenOptions& options) {
+  return std::make_unique<Database>(open_engine(db_url, clock, options), clock, metrics);
 }
 
 }  // namespace leadline::store

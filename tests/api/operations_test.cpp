@@ -206,18 +206,21 @@ TEST_F(OperationsTest, UnauthenticatedRequestsAreLoggedWithoutKeyOrWorkspace) {
   EXPECT_EQ(line->at("workspace_id"), "");
 }
 
-// Its own server, scraped before any request: the first requests find the pool's connections
-// open (store::Engine::warm_up), not paying for them under load.
+// Its own servers, scraped before any request: the first requests find the pool's connections
+// open (store::Engine::warm_up), not paying for them under load; --db-pool-size sets how many.
 TEST(OperationsWarmUp, APostgresServerListensWithEveryPoolConnectionOpen) {
   if (test_backend() != Backend::kPostgres) GTEST_SKIP() << "SQLite keeps no connection pool";
-  ServerOptions options;
-  options.extra_args = {"--admin-listen", "127.0.0.1:0"};
-  ServerProcess server(options);
-  const PromPage page = scrape(server);
-  const auto idle = page.value("leadline_db_pool_connections", {{"state", "idle"}});
-  const auto in_use = page.value("leadline_db_pool_connections", {{"state", "in_use"}});
-  ASSERT_TRUE(idle && in_use);
-  EXPECT_EQ(*idle + *in_use, 16.0);  // PostgresEngine::kDefaultPoolSize
+  for (const std::optional<unsigned> size : {std::optional<unsigned>(), std::optional(3u)}) {
+    ServerOptions options;
+    options.extra_args = {"--admin-listen", "127.0.0.1:0"};
+    options.db_pool_size = size;
+    ServerProcess server(options);
+    const PromPage page = scrape(server);
+    const auto idle = page.value("leadline_db_pool_connections", {{"state", "idle"}});
+    const auto in_use = page.value("leadline_db_pool_connections", {{"state", "in_use"}});
+    ASSERT_TRUE(idle && in_use);
+    EXPECT_EQ(*idle + *in_use, size ? *size : 16.0) << "--db-pool-size " << size.value_or(0);
+  }
 }
 
 // Its own server: the database goes away under it and comes back.

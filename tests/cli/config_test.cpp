@@ -21,6 +21,7 @@ EnvOverrides clean_env(EnvOverrides extra = {}) {
                       {"LEADLINE_TRUST_PROXY", ""},
                       {"LEADLINE_THREADS", ""},
                       {"LEADLINE_MAX_CONNECTIONS", ""},
+                      {"LEADLINE_DB_POOL_SIZE", ""},
                       {"LEADLINE_HEADER_TIMEOUT_MS", ""},
                       {"LEADLINE_BODY_TIMEOUT_MS", ""},
                       {"LEADLINE_IDLE_TIMEOUT_MS", ""},
@@ -69,6 +70,7 @@ TEST_F(ConfigTest, PrintConfigShowsTheDefaults) {
   EXPECT_EQ(config_line(r.out, "rate-limit"), R"(rate-limit = "100/60s"  # default)");
   EXPECT_EQ(config_line(r.out, "db"), R"(db = "sqlite:./data/leadline.db"  # default)");
   EXPECT_EQ(config_line(r.out, "max-connections"), "max-connections = 10000  # default");
+  EXPECT_EQ(config_line(r.out, "db-pool-size"), "db-pool-size = 16  # default");
   EXPECT_EQ(config_line(r.out, "trust-proxy"), "trust-proxy = []  # default");
   EXPECT_EQ(config_line(r.out, "log-format"), R"(log-format = "text"  # default)");
   EXPECT_EQ(config_line(r.out, "log-level"), R"(log-level = "info"  # default)");
@@ -82,6 +84,7 @@ listen = "127.0.0.1:1111"
 rate-limit = "1/1s"
 threads = 3
 max-connections = 77
+db-pool-size = 8
 trust-proxy = ["10.0.0.0/8", "192.168.0.0/16"]
 log-format = "json"
 )");
@@ -93,6 +96,7 @@ log-format = "json"
             R"(rate-limit = "2/2s"  # env (LEADLINE_RATE_LIMIT))");
   EXPECT_EQ(config_line(r.out, "listen"), R"(listen = "127.0.0.1:1111"  # file)");
   EXPECT_EQ(config_line(r.out, "max-connections"), "max-connections = 77  # file");
+  EXPECT_EQ(config_line(r.out, "db-pool-size"), "db-pool-size = 8  # file");
   EXPECT_EQ(config_line(r.out, "trust-proxy"),
             R"(trust-proxy = ["10.0.0.0/8", "192.168.0.0/16"]  # file)");
   EXPECT_EQ(config_line(r.out, "log-format"), R"(log-format = "json"  # file)");
@@ -131,6 +135,7 @@ TEST_F(ConfigTest, BadFilesAreRefusedNamingTheFileAndTheKey) {
            Case{"trust-proxy = [1, 2]\n", R"(key "trust-proxy": must be an array of strings)"},
            Case{"listen = \"nonsense\"\n", R"(key "listen": must be HOST:PORT)"},
            Case{"threads = 0\n", R"(key "threads": must be a whole number from 1)"},
+           Case{"db-pool-size = 0\n", R"(key "db-pool-size": must be a whole number from 1)"},
            Case{"log-level = \"loud\"\n", R"(key "log-level": must be debug, info, warn or error)"},
        }) {
     SCOPED_TRACE(c.text);
@@ -141,6 +146,20 @@ TEST_F(ConfigTest, BadFilesAreRefusedNamingTheFileAndTheKey) {
     EXPECT_EQ(r.exit_code, 2) << r.describe();
     EXPECT_NE(r.err.find("config " + file + ": " + c.message), std::string::npos) << r.describe();
   }
+}
+
+TEST_F(ConfigTest, APoolSizeOutOfRangeIsRefusedNamingWhereItCameFrom) {
+  CliResult r = serve_cli({"--db-pool-size", "1001", "--print-config"});
+  EXPECT_EQ(r.exit_code, 2) << r.describe();
+  EXPECT_NE(r.err.find(R"(--db-pool-size must be a whole number from 1 to 1000, got "1001")"),
+            std::string::npos)
+      << r.describe();
+  r = serve_cli({"--print-config"}, {{"LEADLINE_DB_POOL_SIZE", "many"}});
+  EXPECT_EQ(r.exit_code, 2) << r.describe();
+  EXPECT_NE(
+      r.err.find(R"(LEADLINE_DB_POOL_SIZE must be a whole number from 1 to 1000, got "many")"),
+      std::string::npos)
+      << r.describe();
 }
 
 TEST_F(ConfigTest, SyntaxErrorsAndMissingFilesAreRefused) {

@@ -98,6 +98,10 @@ void ServerProcess::start() {
   auto [read_fd, write_fd] = make_pipe();
   SpawnSpec spec;
   spec.argv = {leadline_binary(), "serve", "--listen", "127.0.0.1:0", "--db", db_url_};
+  if (options_.db_pool_size && db_url_.starts_with("postgres")) {
+    spec.argv.push_back("--db-pool-size");
+    spec.argv.push_back(std::to_string(*options_.db_pool_size));
+  }
   spec.argv.insert(spec.argv.end(), options_.extra_args.begin(), options_.extra_args.end());
   spec.cwd = options_.cwd;
   spec.stdout_fd = write_fd;

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -36,6 +37,10 @@ struct ServerOptions {
   std::string db_url;                   // empty: a fresh database in a temporary directory
   std::filesystem::path cwd;            // the server's working directory; empty: inherit
   std::chrono::milliseconds start_timeout{10'000};
+  // --db-pool-size for a PostgreSQL database; nullopt leaves serve's default (16). Tests keep
+  // a small pool: each connection costs the test server a backend and its catalog reads at
+  // every start, most of the PostgreSQL suites' CPU with 16 (RELIABILITY.md, "Suite timings").
+  std::optional<unsigned> db_pool_size = 4;
 };
 
 class ServerProcess {

@@ -16,13 +16,11 @@ namespace leadline::store::postgres {
 
 class PostgresEngine final : public Engine {
  public:
-  static constexpr std::size_t kDefaultPoolSize = 16;
   static constexpr std::chrono::milliseconds kAcquireTimeout{30'000};
 
   // Connects with a libpq URL and applies migrations. Throws StoreUnavailable when the
   // database cannot be reached, std::runtime_error otherwise.
-  PostgresEngine(const std::string& url, const domain::Clock& clock,
-                 std::size_t pool_size = kDefaultPoolSize);
+  PostgresEngine(const std::string& url, const domain::Clock& clock, std::size_t pool_size);
 
   void run(Access access, Work work) override;
   bool ping() override;     // in postgres_ping.cpp
