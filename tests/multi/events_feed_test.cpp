@@ -236,6 +236,19 @@ class EventsFeedTest : public ::testing::Test {
     return all;
   }
 
+  // The feed from scratch once it holds `n` events. On PostgreSQL an acknowledged write's event
+  // shows a moment later if any transaction of the cluster that the reader cannot place in
+  // another database ran across it (docs/webhooks.md): the feed is delayed, never reordered.
+  std::vector<json::object> feed_once_it_holds(std::size_t n) {
+    const auto deadline = std::chrono::steady_clock::now() + 5s;
+    std::vector<json::object> all = feed_by_after();
+    while (all.size() < n && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(20ms);
+      all = feed_by_after();
+    }
+    return all;
+  }
+
   // The ids of the whole feed from scratch, paged by cursor.
   std::vector<std::string> feed_by_cursor() {
     std::vector<std::string> all;
@@ -293,7 +306,7 @@ class EventsFeedTest : public ::testing::Test {
 // transaction then writes an event row and commits last.
 TEST_F(EventsFeedTest, AnEventOfAnEarlierTransactionThatCommitsLastIsNotSkipped) {
   create_lead("before");
-  std::vector<json::object> first = feed_by_after();
+  std::vector<json::object> first = feed_once_it_holds(1);
   ASSERT_EQ(first.size(), 1u);
   Follower follower(*servers_[1], key_);
   ASSERT_TRUE(follower.wait_for(1, 5s));
