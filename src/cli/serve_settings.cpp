@@ -50,25 +50,37 @@ Result<std::optional<T>> read_setting(const SettingSources& sources, std::string
 struct NumberSetting {
   const char* name;
   long long max;
-  void (*store)(http::ServerConfig&, long long);
+  void (*store)(ServeSettings&, long long);
 };
 
 constexpr NumberSetting kNumberSettings[] = {
     {"threads", kMaxThreads,
-     [](http::ServerConfig& c, long long n) { c.threads = static_cast<unsigned>(n); }},
+     [](ServeSettings& s, long long n) { s.runtime.server.threads = static_cast<unsigned>(n); }},
     {"max-connections", kMaxConnections,
-     [](http::ServerConfig& c, long long n) { c.max_connections = static_cast<std::size_t>(n); }},
+     [](ServeSettings& s, long long n) {
+       s.runtime.server.max_connections = static_cast<std::size_t>(n);
+     }},
     {"header-timeout-ms", kMaxTimeoutMs,
-     [](http::ServerConfig& c, long long n) { c.header_timeout = std::chrono::milliseconds(n); }},
+     [](ServeSettings& s, long long n) {
+       s.runtime.server.header_timeout = std::chrono::milliseconds(n);
+     }},
     {"body-timeout-ms", kMaxTimeoutMs,
-     [](http::ServerConfig& c, long long n) { c.body_timeout = std::chrono::milliseconds(n); }},
+     [](ServeSettings& s, long long n) {
+       s.runtime.server.body_timeout = std::chrono::milliseconds(n);
+     }},
     {"idle-timeout-ms", kMaxTimeoutMs,
-     [](http::ServerConfig& c, long long n) { c.idle_timeout = std::chrono::milliseconds(n); }},
+     [](ServeSettings& s, long long n) {
+       s.runtime.server.idle_timeout = std::chrono::milliseconds(n);
+     }},
     {"write-timeout-ms", kMaxTimeoutMs,
-     [](http::ServerConfig& c, long long n) { c.write_timeout = std::chrono::milliseconds(n); }},
+     [](ServeSettings& s, long long n) {
+       s.runtime.server.write_timeout = std::chrono::milliseconds(n);
+     }},
+    {"db-pool-size", kMaxDbPoolSize,
+     [](ServeSettings& s, long long n) { s.db.postgres_pool_size = static_cast<std::size_t>(n); }},
 };
 
-std::optional<Failure> read_numbers(const SettingSources& sources, http::ServerConfig& config) {
+std::optional<Failure> read_numbers(const SettingSources& sources, ServeSettings& settings) {
   for (const NumberSetting& number : kNumberSettings) {
     const auto in_range = [max = number.max](std::string_view text) {
       auto n = parse_decimal<long long>(text);
@@ -77,7 +89,7 @@ std::optional<Failure> read_numbers(const SettingSources& sources, http::ServerC
     auto value = read_setting(sources, number.name, in_range,
                               "a whole number from 1 to " + std::to_string(number.max));
     if (auto* f = std::get_if<Failure>(&value)) return *f;
-    if (auto n = std::get<std::optional<long long>>(value)) number.store(config, *n);
+    if (auto n = std::get<std::optional<long long>>(value)) number.store(settings, *n);
   }
   return std::nullopt;
 }
@@ -329,7 +341,7 @@ Result<ServeSettings> serve_settings(const SettingSources& sources) {
     return *failed;
   }
 
-  if (auto failed = read_numbers(sources, settings.runtime.server)) return *failed;
+  if (auto failed = read_numbers(sources, settings)) return *failed;
 
   // The URL may carry a password, so a bad one is described rather than repeated.
   auto redis = read_setting(
@@ -342,16 +354,6 @@ Result<ServeSettings> serve_settings(const SettingSources& sources) {
   if (auto db = sources.find("db")) {
     if (db->value.empty()) return db->must_be("a database URL, not empty", false);
     settings.db_url = db->value;
-  }
-  const auto pool_in_range = [](std::string_view text) {
-    auto n = parse_decimal<long long>(text);
-    return n && *n >= 1 && *n <= kMaxDbPoolSize ? n : std::nullopt;
-  };
-  auto pool = read_setting(sources, "db-pool-size", pool_in_range,
-                           "a whole number from 1 to " + std::to_string(kMaxDbPoolSize));
-  if (auto* f = std::get_if<Failure>(&pool)) return *f;
-  if (auto n = std::get<std::optional<long long>>(pool)) {
-    settings.db.postgres_pool_size = static_cast<std::size_t>(*n);
   }
 
   if (auto failed = read_switch(sources, "demo", settings.demo)) return *failed;
