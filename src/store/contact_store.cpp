@@ -25,11 +25,8 @@ namespace {
 // Read with read_contact.
 constexpr std::string_view kContactColumns =
     "c.id, c.first_name, c.last_name, c.email, c.phone, c.company_name, c.tags, "
-    "c.profile_notes, c.last_activity, c.created_at, c.updated_at, "
-    "(SELECT COUNT(*) FROM conversations cv "
-    "WHERE cv.workspace_id = c.workspace_id AND cv.contact_id = c.id), "
-    "(SELECT MAX(cv.created_at) FROM conversations cv "
-    "WHERE cv.workspace_id = c.workspace_id AND cv.contact_id = c.id)";
+    "c.profile_notes, c.last_activity, c.created_at, c.updated_at, c.conversation_count, "
+    "c.last_conversation_at";
 
 // A winner that is deleted between a failed insert and the look-up leaves the address free
 // again; a few rounds settle any realistic race.
@@ -155,8 +152,10 @@ sql::ListSql contact_list_sql(const sql::Dialect& dialect, const domain::Workspa
 }  // namespace
 
 const std::string& new_contact_columns() {
+  // The conversation figures are not among the written columns: a PATCH never moves them.
   static const std::string columns =
-      "id, workspace_id, metadata, created_at, " + std::string(kWrittenColumns);
+      "id, workspace_id, metadata, created_at, conversation_count, last_conversation_at, " +
+      std::string(kWrittenColumns);
   return columns;
 }
 
@@ -164,6 +163,12 @@ sql::Params new_contact_values(const domain::WorkspaceId& ws, const domain::Cont
                                const std::optional<std::string>& metadata_json) {
   sql::Params params;
   params.id(contact.id).id(ws).opt_text(metadata_json).int64(contact.created_at.unix_ms);
+  params.int64(contact.conversation_count);
+  if (contact.last_conversation_at) {
+    params.int64(contact.last_conversation_at->unix_ms);
+  } else {
+    params.null();
+  }
   add_written_values(params, contact);
   return params;
 }
@@ -263,25 +268,35 @@ std::unordered_map<std::string, ContactPeople> find_contacts_people_by_emails(
 
 // Without statistics SQLite would walk the workspace's contacts and scan the tuples for each
 // (20k visitors on 100k contacts: minutes); it is told to find each contact by its key, through
-// the index SQLite made for the primary key. PostgreSQL probes its key by itself.
-std::string contacts_activity_update_sql(const sql::Dialect& dialect) {
+// the index SQLite made for the primary key. PostgreSQL probes its key by itself. A tuple is
+// (id, activity or "", conversations, latest conversation's created_at).
+std::string contacts_conversation_gain_sql(const sql::Dialect& dialect) {
+  constexpr std::string_view activity = "CAST(NULLIF(v.c1, '') AS BIGINT)";
+  constexpr std::string_view latest = "CAST(v.c3 AS BIGINT)";
   return "UPDATE contacts" + dialect.read_through_index("sqlite_autoindex_contacts_1") +
-         " SET last_activity = CAST(v.c1 AS BIGINT) FROM " + dialect.json_text_tuples(2) +
-         " AS v WHERE contacts.workspace_id = ? AND contacts.id = v.c0 AND "
-         "contacts.last_activity < CAST(v.c1 AS BIGINT)";
+         " SET last_activity = CASE WHEN " + std::string(activity) +
+         " > contacts.last_activity THEN " + std::string(activity) +
+         " ELSE contacts.last_activity END, "
+         "conversation_count = contacts.conversation_count + CAST(v.c2 AS BIGINT), "
+         "last_conversation_at = CASE WHEN contacts.last_conversation_at IS NULL OR " +
+         std::string(latest) + " > contacts.last_conversation_at THEN " + std::string(latest) +
+         " ELSE contacts.last_conversation_at END FROM " + dialect.json_text_tuples(4) +
+         " AS v WHERE contacts.workspace_id = ? AND contacts.id = v.c0";
 }
 
-void raise_contacts_activity(
-    sql::Connection& conn, const domain::WorkspaceId& ws,
-    const std::vector<std::pair<domain::ContactId, domain::Timestamp>>& at) {
+void add_contacts_conversations(sql::Connection& conn, const domain::WorkspaceId& ws,
+                                const std::vector<ContactConversationGain>& gains) {
   constexpr std::size_t kPerStatement = 1000;
-  const std::string sql = contacts_activity_update_sql(conn.dialect());
+  const std::string sql = contacts_conversation_gain_sql(conn.dialect());
   std::string tuples;
-  for (std::size_t from = 0; from < at.size(); from += kPerStatement) {
+  for (std::size_t from = 0; from < gains.size(); from += kPerStatement) {
     tuples = "[";
-    for (std::size_t i = from; i < std::min(from + kPerStatement, at.size()); ++i) {
+    for (std::size_t i = from; i < std::min(from + kPerStatement, gains.size()); ++i) {
+      const ContactConversationGain& g = gains[i];
       if (i > from) tuples.push_back(',');
-      tuples.append(encode_string_array({at[i].first.value, std::to_string(at[i].second.unix_ms)}));
+      tuples.append(encode_string_array(
+          {g.id.value, g.activity ? std::to_string(g.activity->unix_ms) : std::string(),
+           std::to_string(g.conversations), std::to_string(g.latest_conversation.unix_ms)}));
     }
     tuples.push_back(']');
     // Nothing waits for its answer: it travels with the import's next statement.

@@ -74,13 +74,20 @@ ContactPeople people_of(const domain::Contact& contact);
 std::unordered_map<std::string, ContactPeople> find_contacts_people_by_emails(
     sql::Connection& conn, const domain::WorkspaceId& ws,
     const std::vector<std::string>& folded_emails);
-// The statement raise_contacts_activity runs, for query plan checks.
-std::string contacts_activity_update_sql(const sql::Dialect& dialect);
-// Moves each contact's last_activity forward to its time (never back), a thousand contacts per
-// statement.
-void raise_contacts_activity(
-    sql::Connection& conn, const domain::WorkspaceId& ws,
-    const std::vector<std::pair<domain::ContactId, domain::Timestamp>>& at);
+// What a batch of imported conversations adds to a stored contact: their number, the latest
+// one's created_at, and the latest activity their messages give it (none without messages).
+struct ContactConversationGain {
+  domain::ContactId id;
+  std::int64_t conversations = 0;
+  domain::Timestamp latest_conversation;
+  std::optional<domain::Timestamp> activity;
+};
+// The statement add_contacts_conversations runs, for query plan checks.
+std::string contacts_conversation_gain_sql(const sql::Dialect& dialect);
+// Adds each gain to its contact: the count up, the latest conversation and last_activity moved
+// forward (never back); a thousand contacts per statement.
+void add_contacts_conversations(sql::Connection& conn, const domain::WorkspaceId& ws,
+                                const std::vector<ContactConversationGain>& gains);
 
 // The statements list() runs, for query plan checks; with `total_count`, the page it runs after
 // counting that many matches.

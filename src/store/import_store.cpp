@@ -154,8 +154,14 @@ class ImportWalk {
     conn_.insert_rows("conversations", kConversationColumns, conversations_);
     conn_.insert_rows("messages", kMessageColumns, messages_);
     events_.flush(conn_);
-    raise_contacts_activity(conn_, ws_, {written_activity_.begin(), written_activity_.end()});
-    written_activity_.clear();
+    std::vector<ContactConversationGain> gains;
+    gains.reserve(written_gains_.size());
+    for (auto& [id, gain] : written_gains_) {
+      gain.id = id;
+      gains.push_back(std::move(gain));
+    }
+    add_contacts_conversations(conn_, ws_, gains);
+    written_gains_.clear();
     contacts_.clear();
     leads_.clear();
     conversations_.clear();
@@ -211,7 +217,9 @@ class ImportWalk {
       out.visitor_email = contact.people.email;
       out.visitor_phone = contact.people.phone;
       out.visitor_company = contact.people.company_name;
-      if (!conversation.messages.empty()) raise_activity(contact, out.updated_at);
+      std::optional<domain::Timestamp> activity;
+      if (!conversation.messages.empty()) activity = out.updated_at;
+      gain_conversation(contact, out.created_at, activity);
     }
     const auto message_ids = ordered_message_ids(conversation.messages.size(), now_);
     std::vector<domain::Message> messages;
@@ -260,13 +268,27 @@ class ImportWalk {
     return known;
   }
 
-  // Moves the contact's last_activity forward to `at`: in its row while that waits to be
-  // written, else in the stored row, with the next flush.
-  void raise_activity(const KnownContact& contact, domain::Timestamp at) {
-    domain::Timestamp& last = contact.flushes == flushes_
-                                  ? contacts_[contact.pending].record.last_activity
-                                  : written_activity_[contact.people.id];
-    last.unix_ms = std::max(last.unix_ms, at.unix_ms);
+  // Counts a conversation of the contact, dated `created_at`, and moves its last_activity
+  // forward to `activity`: in its row while that waits to be written, else in the stored row,
+  // with the next flush.
+  void gain_conversation(const KnownContact& contact, domain::Timestamp created_at,
+                         std::optional<domain::Timestamp> activity) {
+    const auto later = [](std::optional<domain::Timestamp>& at, domain::Timestamp t) {
+      if (!at || t.unix_ms > at->unix_ms) at = t;
+    };
+    if (contact.flushes == flushes_) {
+      domain::Contact& row = contacts_[contact.pending].record;
+      ++row.conversation_count;
+      later(row.last_conversation_at, created_at);
+      if (activity)
+        row.last_activity.unix_ms = std::max(row.last_activity.unix_ms, activity->unix_ms);
+      return;
+    }
+    ContactConversationGain& gain = written_gains_[contact.people.id];
+    if (gain.conversations++ == 0 || created_at.unix_ms > gain.latest_conversation.unix_ms) {
+      gain.latest_conversation = created_at;
+    }
+    if (activity) later(gain.activity, *activity);
   }
 
   const AgentPeople* agent_people(const domain::AgentId& id) {
@@ -293,9 +315,9 @@ class ImportWalk {
   std::vector<PendingContact> contacts_;
   std::vector<sql::Params> conversations_;
   std::vector<sql::Params> messages_;
-  // The latest activity that this part of the batch gives each contact already written (stored
-  // before the batch or by an earlier part of it), raised at the next flush.
-  std::map<domain::ContactId, domain::Timestamp> written_activity_;
+  // What this part of the batch gives each contact already written (stored before the batch or
+  // by an earlier part of it), added at the next flush.
+  std::map<domain::ContactId, ContactConversationGain> written_gains_;
   EventRows events_;
   std::size_t flushes_ = 0;
   // By folded e-mail: the contacts taken so far (lines and visitors), and the stored ones the

@@ -395,7 +395,9 @@ TEST_P(StoreTest, ImportedConversationEventsShowTheConversationsAsReadsDo) {
 }
 
 // A batch is written in parts of many rows: a visitor's contact written with an earlier part
-// still has its last_activity moved by a conversation of a later one.
+// still has its last_activity moved, and its conversations counted and dated, by conversations
+// of a later one (the latest by created_at, whatever their order in the file; one without
+// messages moves no activity).
 TEST_P(StoreTest, AVisitorsContactWrittenWithAnEarlierPartOfTheBatchStillGainsActivity) {
   domain::NewContact line = contact_named("Early", "early@x.io");
   line.created_at = ts("2025-01-01T00:00:00.000Z");
@@ -406,11 +408,19 @@ TEST_P(StoreTest, AVisitorsContactWrittenWithAnEarlierPartOfTheBatchStillGainsAc
   auto late = conversation(contact_named("Early", "early@x.io"), "2025-02-01T00:00:00.000Z");
   late.messages = {message("late", "2025-02-02T00:00:00.000Z")};
   items.push_back({static_cast<int>(items.size() + 1), late});
+  const auto silent =
+      conversation(contact_named("Early", "early@x.io"), "2025-01-15T00:00:00.000Z");
+  items.push_back({static_cast<int>(items.size() + 1), silent});
   const auto counts = import_ok(items);
   EXPECT_EQ(counts.contacts, 1);
   const auto contact = store_->contacts().list(ws_, {}).items.at(0);
   EXPECT_EQ(contact.last_activity, ts("2025-02-02T00:00:00.000Z"));
-  EXPECT_EQ(contact.conversation_count, 1);
+  EXPECT_EQ(contact.conversation_count, 2);
+  EXPECT_EQ(contact.last_conversation_at, ts("2025-02-01T00:00:00.000Z"));
+  const auto read_alone = store_->contacts().get(ws_, contact.id);
+  ASSERT_TRUE(read_alone.has_value());
+  EXPECT_EQ(read_alone->conversation_count, 2);
+  EXPECT_EQ(read_alone->last_conversation_at, ts("2025-02-01T00:00:00.000Z"));
 }
 
 // The stored contacts a batch names are read a thousand addresses per statement: a visitor or a

@@ -308,6 +308,43 @@ TEST(OpenStoreTest, SqliteUpgradeSearchesConversationsThroughTheContactIndex) {
   EXPECT_EQ(store->conversations().list(w1, conversations).total_count, 1);
 }
 
+// Contacts written before 0016 gain their conversation figures in the upgrade: counted and dated
+// from their conversations, zero and null without any.
+TEST(OpenStoreTest, SqliteUpgradeKeepsEachContactsConversationFigures) {
+  TempDir dir;
+  const std::string path = (dir.path() / "old.db").string();
+  {
+    sqlite::Connection old(path);
+    std::vector<Migration> before_0016;
+    for (const auto& m : sqlite::migrations()) {
+      if (m.version < 16) before_0016.push_back(m);
+    }
+    apply_migrations(old, before_0016, domain::now());
+    old.execute_script(
+        "INSERT INTO workspaces (id, name, created_at) VALUES ('w1', 'One', 1);"
+        "INSERT INTO contacts (id, workspace_id, first_name, last_activity, created_at, "
+        "updated_at, first_name_folded, search_folded, visitor_search_folded) VALUES "
+        "('c1', 'w1', 'Talker', 1, 1, 1, 'talker', 'talker', 'talker'),"
+        "('c2', 'w1', 'Quiet', 1, 1, 1, 'quiet', 'quiet', 'quiet');"
+        "INSERT INTO conversations (id, workspace_id, contact_id, source, status, created_at, "
+        "updated_at) VALUES ('v1', 'w1', 'c1', 'chat', 'open', 5000, 5000),"
+        "('v2', 'w1', 'c1', 'chat', 'open', 9000, 9000),"
+        "('v3', 'w1', 'c1', 'chat', 'open', 7000, 7000),"
+        "('v4', 'w1', NULL, 'chat', 'open', 9999, 9999);");
+  }
+  const auto store = open_database("sqlite:" + path);
+  const domain::WorkspaceId w1{"w1"};
+  const auto talker = store->contacts().get(w1, domain::ContactId{"c1"});
+  ASSERT_TRUE(talker.has_value());
+  EXPECT_EQ(talker->conversation_count, 3);
+  ASSERT_TRUE(talker->last_conversation_at.has_value());
+  EXPECT_EQ(talker->last_conversation_at->unix_ms, 9000);
+  const auto quiet = store->contacts().get(w1, domain::ContactId{"c2"});
+  ASSERT_TRUE(quiet.has_value());
+  EXPECT_EQ(quiet->conversation_count, 0);
+  EXPECT_FALSE(quiet->last_conversation_at.has_value());
+}
+
 // Leads written before 0013 get their list-item JSON in the upgrade itself, rendered by leadline
 // (SQLite's JSON functions would write 1500.0 for 1500), so no list page meets a lead without it.
 TEST(OpenStoreTest, SqliteUpgradeRendersEveryLeadsListItem) {

@@ -306,10 +306,10 @@ TEST_F(SqliteWindowPlanTest, KeysetPagesKeepTheirPlans) {
                      "leads_by_updated", "updated_at", true);
 }
 
-// An import moves a thousand stored contacts' last_activity per statement: each contact is found
-// by its key, the tuples read once, never the workspace's contacts walked.
-TEST_F(SqliteWindowPlanTest, AnImportsActivityUpdateFindsEachContactByItsKey) {
-  const std::string p = plan(contacts_activity_update_sql(sqlite::sqlite_dialect()));
+// An import adds its conversations to a thousand stored contacts per statement: each contact is
+// found by its key, the tuples read once, never the workspace's contacts walked.
+TEST_F(SqliteWindowPlanTest, AnImportsContactUpdateFindsEachContactByItsKey) {
+  const std::string p = plan(contacts_conversation_gain_sql(sqlite::sqlite_dialect()));
   SCOPED_TRACE(p);
   EXPECT_LT(p.find("SCAN json_each"), p.find("SEARCH contacts")) << "the tuples drive";
   EXPECT_NE(table_access(p, "contacts").find("(id=?)"), std::string::npos);
