@@ -333,16 +333,7 @@ TEST(OpenStoreTest, SqliteUpgradeKeepsEachContactsConversationFigures) {
         "('v4', 'w1', NULL, 'chat', 'open', 9999, 9999);");
   }
   const auto store = open_database("sqlite:" + path);
-  const domain::WorkspaceId w1{"w1"};
-  const auto talker = store->contacts().get(w1, domain::ContactId{"c1"});
-  ASSERT_TRUE(talker.has_value());
-  EXPECT_EQ(talker->conversation_count, 3);
-  ASSERT_TRUE(talker->last_conversation_at.has_value());
-  EXPECT_EQ(talker->last_conversation_at->unix_ms, 9000);
-  const auto quiet = store->contacts().get(w1, domain::ContactId{"c2"});
-  ASSERT_TRUE(quiet.has_value());
-  EXPECT_EQ(quiet->conversation_count, 0);
-  EXPECT_FALSE(quiet->last_conversation_at.has_value());
+  expect_upgraded_conversation_figures(*store);
 }
 
 // Leads written before 0013 get their list-item JSON in the upgrade itself, rendered by leadline

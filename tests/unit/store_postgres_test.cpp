@@ -183,16 +183,7 @@ TEST(PostgresUpgradeTest, ContactsKeepTheirConversationFigures) {
       "('w1', 'v3', 'c1', 'chat', 'open', 7000, 7000),"
       "('w1', 'v4', NULL, 'chat', 'open', 9999, 9999)");
   const auto store = open_database(url);
-  const domain::WorkspaceId w1{"w1"};
-  const auto talker = store->contacts().get(w1, domain::ContactId{"c1"});
-  ASSERT_TRUE(talker.has_value());
-  EXPECT_EQ(talker->conversation_count, 3);
-  ASSERT_TRUE(talker->last_conversation_at.has_value());
-  EXPECT_EQ(talker->last_conversation_at->unix_ms, 9000);
-  const auto quiet = store->contacts().get(w1, domain::ContactId{"c2"});
-  ASSERT_TRUE(quiet.has_value());
-  EXPECT_EQ(quiet->conversation_count, 0);
-  EXPECT_FALSE(quiet->last_conversation_at.has_value());
+  expect_upgraded_conversation_figures(*store);
 }
 
 TEST_F(PostgresStoreTest, RecordsWrittenByOneInstanceAreSeenByTheOther) {

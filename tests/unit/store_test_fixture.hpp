@@ -64,6 +64,22 @@ inline NewApiKey new_key(const domain::WorkspaceId& ws, std::string name, char h
 
 enum class Backend { kSqlite, kPostgres };
 
+// The upgrade tests' rows before the conversation figures were kept (SQLite 0016, PostgreSQL
+// 0015): contact c1 of workspace w1 has conversations created at 5000, 9000 and 7000; c2 none.
+// Checks what the upgraded store reads of them.
+inline void expect_upgraded_conversation_figures(Database& store) {
+  const domain::WorkspaceId w1{"w1"};
+  const auto talker = store.contacts().get(w1, domain::ContactId{"c1"});
+  ASSERT_TRUE(talker.has_value());
+  EXPECT_EQ(talker->conversation_count, 3);
+  ASSERT_TRUE(talker->last_conversation_at.has_value());
+  EXPECT_EQ(talker->last_conversation_at->unix_ms, 9000);
+  const auto quiet = store.contacts().get(w1, domain::ContactId{"c2"});
+  ASSERT_TRUE(quiet.has_value());
+  EXPECT_EQ(quiet->conversation_count, 0);
+  EXPECT_FALSE(quiet->last_conversation_at.has_value());
+}
+
 inline auto all_backends() {
   return ::testing::Values(Backend::kSqlite, Backend::kPostgres);
 }
