@@ -21,11 +21,7 @@ namespace {
 constexpr std::string_view kConversationColumns =
     "cv.id, cv.source, cv.status, cv.tags, cv.created_at, cv.updated_at, cv.agent_id, "
     "cv.department_id, ct.first_name, ct.last_name, ct.email, ct.phone, ct.company_name, "
-    "a.first_name, a.last_name, a.email, "
-    "(SELECT m.content FROM messages m WHERE m.workspace_id = cv.workspace_id "
-    "AND m.conversation_id = cv.id ORDER BY m.created_at DESC, m.id DESC LIMIT 1), "
-    "(SELECT COUNT(*) FROM messages m WHERE m.workspace_id = cv.workspace_id "
-    "AND m.conversation_id = cv.id)";
+    "a.first_name, a.last_name, a.email, cv.last_message, cv.message_count";
 constexpr std::string_view kConversationFrom =
     "conversations cv "
     "LEFT JOIN contacts ct ON ct.workspace_id = cv.workspace_id AND ct.id = cv.contact_id "

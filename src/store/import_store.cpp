@@ -26,7 +26,7 @@ namespace {
 
 constexpr const char* kConversationColumns =
     "id, workspace_id, contact_id, source, status, tags, agent_id, department_id, created_at, "
-    "updated_at";
+    "updated_at, message_count, last_message";
 constexpr const char* kMessageColumns =
     "id, workspace_id, conversation_id, sender_type, content, attachments, status, sender_name, "
     "created_at";
@@ -43,7 +43,9 @@ sql::Params conversation_values(const domain::WorkspaceId& ws, const domain::Con
       .opt_id(c.agent_id)
       .opt_id(c.department_id)
       .int64(c.created_at.unix_ms)
-      .int64(c.updated_at.unix_ms);
+      .int64(c.updated_at.unix_ms)
+      .int64(c.message_count)
+      .opt_text(c.last_message);
   return params;
 }
 

@@ -308,9 +308,9 @@ TEST(OpenStoreTest, SqliteUpgradeSearchesConversationsThroughTheContactIndex) {
   EXPECT_EQ(store->conversations().list(w1, conversations).total_count, 1);
 }
 
-// Contacts written before 0016 gain their conversation figures in the upgrade: counted and dated
-// from their conversations, zero and null without any.
-TEST(OpenStoreTest, SqliteUpgradeKeepsEachContactsConversationFigures) {
+// Contacts and conversations written before 0016 gain their figures in the upgrade: counted and
+// dated from their conversations and messages, zero and null without any.
+TEST(OpenStoreTest, SqliteUpgradeKeepsContactAndConversationFigures) {
   TempDir dir;
   const std::string path = (dir.path() / "old.db").string();
   {
@@ -330,10 +330,14 @@ TEST(OpenStoreTest, SqliteUpgradeKeepsEachContactsConversationFigures) {
         "updated_at) VALUES ('v1', 'w1', 'c1', 'chat', 'open', 5000, 5000),"
         "('v2', 'w1', 'c1', 'chat', 'open', 9000, 9000),"
         "('v3', 'w1', 'c1', 'chat', 'open', 7000, 7000),"
-        "('v4', 'w1', NULL, 'chat', 'open', 9999, 9999);");
+        "('v4', 'w1', NULL, 'chat', 'open', 9999, 9999);"
+        "INSERT INTO messages (id, workspace_id, conversation_id, sender_type, content, status, "
+        "created_at) VALUES ('m1', 'w1', 'v1', 'visitor', 'first', 'sent', 5100),"
+        "('m3', 'w1', 'v1', 'agent', 'third', 'sent', 5200),"
+        "('m2', 'w1', 'v1', 'visitor', 'second', 'sent', 5200);");
   }
   const auto store = open_database("sqlite:" + path);
-  expect_upgraded_conversation_figures(*store);
+  expect_upgraded_figures(*store);
 }
 
 // Leads written before 0013 get their list-item JSON in the upgrade itself, rendered by leadline

@@ -155,9 +155,9 @@ TEST_F(PostgresStoreTest, InstancesShareTheCursorSecretAndMigrateOnce) {
   EXPECT_EQ(db.query("SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'"), "pg_trgm");
 }
 
-// Contacts written before 0015 gain their conversation figures in the upgrade: counted and dated
-// from their conversations, zero and null without any.
-TEST(PostgresUpgradeTest, ContactsKeepTheirConversationFigures) {
+// Contacts and conversations written before 0015 gain their figures in the upgrade: counted and
+// dated from their conversations and messages, zero and null without any.
+TEST(PostgresUpgradeTest, ContactsAndConversationsKeepTheirFigures) {
   const std::string url = leadline_test::fresh_empty_postgres_database();
   {
     postgres::Connection old(url);
@@ -182,8 +182,13 @@ TEST(PostgresUpgradeTest, ContactsKeepTheirConversationFigures) {
       "('w1', 'v2', 'c1', 'chat', 'open', 9000, 9000),"
       "('w1', 'v3', 'c1', 'chat', 'open', 7000, 7000),"
       "('w1', 'v4', NULL, 'chat', 'open', 9999, 9999)");
+  db.query(
+      "INSERT INTO messages (workspace_id, id, conversation_id, sender_type, content, status, "
+      "created_at) VALUES ('w1', 'm1', 'v1', 'visitor', 'first', 'sent', 5100),"
+      "('w1', 'm3', 'v1', 'agent', 'third', 'sent', 5200),"
+      "('w1', 'm2', 'v1', 'visitor', 'second', 'sent', 5200)");
   const auto store = open_database(url);
-  expect_upgraded_conversation_figures(*store);
+  expect_upgraded_figures(*store);
 }
 
 TEST_F(PostgresStoreTest, RecordsWrittenByOneInstanceAreSeenByTheOther) {
@@ -310,11 +315,14 @@ TEST_F(PostgresStoreTest, ContactLookupsByEmailKeepOnePlanForAllWorkspacesEvenIn
 
 // A list page's plan for all values is estimated for an unknown LIMIT, which is costly enough
 // to be compiled with JIT on every execution (10 ms per contacts page at 100k contacts).
-TEST_F(PostgresStoreTest, ConnectionsRunWithoutJit) {
+TEST_F(PostgresStoreTest, ConnectionsRunWithoutJitOrParallelWorkers) {
   postgres::Connection conn(url_);
   auto jit = conn.query("SHOW jit");
   ASSERT_TRUE(jit.next());
   EXPECT_EQ(jit.text(0), "off");
+  auto workers = conn.query("SHOW max_parallel_workers_per_gather");
+  ASSERT_TRUE(workers.next());
+  EXPECT_EQ(workers.text(0), "0");
 }
 
 // A workspace filled since the last ANALYZE is one the statistics do not know. Planned with its

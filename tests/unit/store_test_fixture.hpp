@@ -64,10 +64,11 @@ inline NewApiKey new_key(const domain::WorkspaceId& ws, std::string name, char h
 
 enum class Backend { kSqlite, kPostgres };
 
-// The upgrade tests' rows before the conversation figures were kept (SQLite 0016, PostgreSQL
-// 0015): contact c1 of workspace w1 has conversations created at 5000, 9000 and 7000; c2 none.
-// Checks what the upgraded store reads of them.
-inline void expect_upgraded_conversation_figures(Database& store) {
+// The upgrade tests' rows from before the figures were kept (SQLite 0016 and 0017, PostgreSQL
+// 0015 and 0016): contact c1 of workspace w1 has conversations created at 5000, 9000 and 7000;
+// c2 none. Conversation v1 has messages "first" (5100), "second" and "third" (both 5200, m3
+// the later id); the others none. Checks what the upgraded store reads of them.
+inline void expect_upgraded_figures(Database& store) {
   const domain::WorkspaceId w1{"w1"};
   const auto talker = store.contacts().get(w1, domain::ContactId{"c1"});
   ASSERT_TRUE(talker.has_value());
@@ -78,6 +79,14 @@ inline void expect_upgraded_conversation_figures(Database& store) {
   ASSERT_TRUE(quiet.has_value());
   EXPECT_EQ(quiet->conversation_count, 0);
   EXPECT_FALSE(quiet->last_conversation_at.has_value());
+  const auto talked = store.conversations().get(w1, domain::ConversationId{"v1"});
+  ASSERT_TRUE(talked.has_value());
+  EXPECT_EQ(talked->conversation.message_count, 3);
+  EXPECT_EQ(talked->conversation.last_message, "third");
+  const auto silent = store.conversations().get(w1, domain::ConversationId{"v2"});
+  ASSERT_TRUE(silent.has_value());
+  EXPECT_EQ(silent->conversation.message_count, 0);
+  EXPECT_FALSE(silent->conversation.last_message.has_value());
 }
 
 inline auto all_backends() {

@@ -217,10 +217,12 @@ Connection::Connection(const std::string& conninfo, std::optional<int> write_sha
   }
   // Notices ("... already exists, skipping") are not errors and must not reach stderr.
   PQsetNoticeProcessor(conn_, ignore_notice, nullptr);
-  // Best effort: leadline's statements are short, and compiling one with JIT costs more than it
-  // saves. A generic plan's estimate, made for a LIMIT it cannot see, crossed jit_above_cost:
-  // 10 ms of compiling per contacts page at 100k contacts. An engine without JIT runs as it does.
-  PQclear(PQexec(conn_, "SET jit = off"));
+  // Best effort: leadline's statements are short, and compiling one with JIT, or starting
+  // parallel workers for it, costs more than it saves. A generic plan's estimate, made for a
+  // LIMIT it cannot see, crossed jit_above_cost (10 ms of compiling per contacts page at 100k
+  // contacts) and made a conversations page a parallel one (48 ms instead of 3 ms at 20k
+  // conversations: BENCHMARKS.md, "Fifteenth round"). An engine without them runs as it does.
+  PQclear(PQexec(conn_, "SET jit = off; SET max_parallel_workers_per_gather = 0"));
   // Best effort: a session without it raises the pid's shard, as before migration 0014.
   if (write_shard_) {
     PQclear(PQexec(conn_, ("SET leadline.write_shard = " + std::to_string(*write_shard_)).c_str()));
