@@ -282,8 +282,7 @@ class ImportWalk {
       domain::Contact& row = contacts_[contact.pending].record;
       ++row.conversation_count;
       later(row.last_conversation_at, created_at);
-      if (activity)
-        row.last_activity.unix_ms = std::max(row.last_activity.unix_ms, activity->unix_ms);
+      if (activity && activity->unix_ms > row.last_activity.unix_ms) row.last_activity = *activity;
       return;
     }
     ContactConversationGain& gain = written_gains_[contact.people.id];
