@@ -164,11 +164,8 @@ sql::Params new_contact_values(const domain::WorkspaceId& ws, const domain::Cont
   sql::Params params;
   params.id(contact.id).id(ws).opt_text(metadata_json).int64(contact.created_at.unix_ms);
   params.int64(contact.conversation_count);
-  if (contact.last_conversation_at) {
-    params.int64(contact.last_conversation_at->unix_ms);
-  } else {
-    params.null();
-  }
+  contact.last_conversation_at ? params.int64(contact.last_conversation_at->unix_ms)
+                               : params.null();
   add_written_values(params, contact);
   return params;
 }
@@ -285,23 +282,27 @@ std::string contacts_conversation_gain_sql(const sql::Dialect& dialect) {
 }
 
 void add_contacts_conversations(sql::Connection& conn, const domain::WorkspaceId& ws,
-                                const std::vector<ContactConversationGain>& gains) {
+                                const std::map<domain::ContactId, ContactConversationGain>& gains) {
   constexpr std::size_t kPerStatement = 1000;
   const std::string sql = contacts_conversation_gain_sql(conn.dialect());
   std::string tuples;
-  for (std::size_t from = 0; from < gains.size(); from += kPerStatement) {
-    tuples = "[";
-    for (std::size_t i = from; i < std::min(from + kPerStatement, gains.size()); ++i) {
-      const ContactConversationGain& g = gains[i];
-      if (i > from) tuples.push_back(',');
-      tuples.append(encode_string_array(
-          {g.id.value, g.activity ? std::to_string(g.activity->unix_ms) : std::string(),
-           std::to_string(g.conversations), std::to_string(g.latest_conversation.unix_ms)}));
-    }
+  std::size_t in_statement = 0;
+  const auto send = [&] {
     tuples.push_back(']');
     // Nothing waits for its answer: it travels with the import's next statement.
     conn.execute_later(sql, sql::Params().text(tuples).id(ws));
+    tuples.clear();
+    in_statement = 0;
+  };
+  for (const auto& [id, gain] : gains) {
+    tuples.append(in_statement == 0 ? "[" : ",");
+    tuples.append(encode_string_array(
+        {id.value, gain.activity ? std::to_string(gain.activity->unix_ms) : std::string(),
+         std::to_string(gain.conversations),
+         std::to_string(gain.latest_conversation.value_or(domain::Timestamp{}).unix_ms)}));
+    if (++in_statement == kPerStatement) send();
   }
+  if (in_statement > 0) send();
 }
 
 CreateResult<domain::Contact> ContactStore::create(const domain::WorkspaceId& ws,

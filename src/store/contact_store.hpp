@@ -2,6 +2,7 @@
 // PATCH and keyset-paged lists.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -77,9 +78,8 @@ std::unordered_map<std::string, ContactPeople> find_contacts_people_by_emails(
 // What a batch of imported conversations adds to a stored contact: their number, the latest
 // one's created_at, and the latest activity their messages give it (none without messages).
 struct ContactConversationGain {
-  domain::ContactId id;
   std::int64_t conversations = 0;
-  domain::Timestamp latest_conversation;
+  std::optional<domain::Timestamp> latest_conversation;  // set with the first conversation
   std::optional<domain::Timestamp> activity;
 };
 // The statement add_contacts_conversations runs, for query plan checks.
@@ -87,7 +87,7 @@ std::string contacts_conversation_gain_sql(const sql::Dialect& dialect);
 // Adds each gain to its contact: the count up, the latest conversation and last_activity moved
 // forward (never back); a thousand contacts per statement.
 void add_contacts_conversations(sql::Connection& conn, const domain::WorkspaceId& ws,
-                                const std::vector<ContactConversationGain>& gains);
+                                const std::map<domain::ContactId, ContactConversationGain>& gains);
 
 // The statements list() runs, for query plan checks; with `total_count`, the page it runs after
 // counting that many matches.

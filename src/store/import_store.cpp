@@ -156,13 +156,7 @@ class ImportWalk {
     conn_.insert_rows("conversations", kConversationColumns, conversations_);
     conn_.insert_rows("messages", kMessageColumns, messages_);
     events_.flush(conn_);
-    std::vector<ContactConversationGain> gains;
-    gains.reserve(written_gains_.size());
-    for (auto& [id, gain] : written_gains_) {
-      gain.id = id;
-      gains.push_back(std::move(gain));
-    }
-    add_contacts_conversations(conn_, ws_, gains);
+    add_contacts_conversations(conn_, ws_, written_gains_);
     written_gains_.clear();
     contacts_.clear();
     leads_.clear();
@@ -286,9 +280,8 @@ class ImportWalk {
       return;
     }
     ContactConversationGain& gain = written_gains_[contact.people.id];
-    if (gain.conversations++ == 0 || created_at.unix_ms > gain.latest_conversation.unix_ms) {
-      gain.latest_conversation = created_at;
-    }
+    ++gain.conversations;
+    later(gain.latest_conversation, created_at);
     if (activity) later(gain.activity, *activity);
   }
 

@@ -308,36 +308,48 @@ TEST(OpenStoreTest, SqliteUpgradeSearchesConversationsThroughTheContactIndex) {
   EXPECT_EQ(store->conversations().list(w1, conversations).total_count, 1);
 }
 
-// Contacts and conversations written before 0016 gain their figures in the upgrade: counted and
-// dated from their conversations and messages, zero and null without any.
-TEST(OpenStoreTest, SqliteUpgradeKeepsContactAndConversationFigures) {
-  TempDir dir;
-  const std::string path = (dir.path() / "old.db").string();
+// Contacts and conversations written before the figures were kept (SQLite 0016, PostgreSQL 0015)
+// gain them in the upgrade: counted and dated from their conversations and messages (a tie of
+// message times goes to the later id), zero and null without any.
+TEST_P(StoreTest, UpgradeKeepsContactAndConversationFigures) {
+  const std::string url = other_database_url();
   {
-    sqlite::Connection old(path);
-    std::vector<Migration> before_0016;
-    for (const auto& m : sqlite::migrations()) {
-      if (m.version < 16) before_0016.push_back(m);
-    }
-    apply_migrations(old, before_0016, domain::now());
-    old.execute_script(
+    const auto old = migrated_before(url, 16, 15);
+    old->execute_script(
         "INSERT INTO workspaces (id, name, created_at) VALUES ('w1', 'One', 1);"
-        "INSERT INTO contacts (id, workspace_id, first_name, last_activity, created_at, "
+        "INSERT INTO contacts (workspace_id, id, first_name, last_activity, created_at, "
         "updated_at, first_name_folded, search_folded, visitor_search_folded) VALUES "
-        "('c1', 'w1', 'Talker', 1, 1, 1, 'talker', 'talker', 'talker'),"
-        "('c2', 'w1', 'Quiet', 1, 1, 1, 'quiet', 'quiet', 'quiet');"
-        "INSERT INTO conversations (id, workspace_id, contact_id, source, status, created_at, "
-        "updated_at) VALUES ('v1', 'w1', 'c1', 'chat', 'open', 5000, 5000),"
-        "('v2', 'w1', 'c1', 'chat', 'open', 9000, 9000),"
-        "('v3', 'w1', 'c1', 'chat', 'open', 7000, 7000),"
-        "('v4', 'w1', NULL, 'chat', 'open', 9999, 9999);"
-        "INSERT INTO messages (id, workspace_id, conversation_id, sender_type, content, status, "
-        "created_at) VALUES ('m1', 'w1', 'v1', 'visitor', 'first', 'sent', 5100),"
-        "('m3', 'w1', 'v1', 'agent', 'third', 'sent', 5200),"
-        "('m2', 'w1', 'v1', 'visitor', 'second', 'sent', 5200);");
+        "('w1', 'c1', 'Talker', 1, 1, 1, 'talker', 'talker', 'talker'),"
+        "('w1', 'c2', 'Quiet', 1, 1, 1, 'quiet', 'quiet', 'quiet');"
+        "INSERT INTO conversations (workspace_id, id, contact_id, source, status, created_at, "
+        "updated_at) VALUES ('w1', 'v1', 'c1', 'chat', 'open', 5000, 5000),"
+        "('w1', 'v2', 'c1', 'chat', 'open', 9000, 9000),"
+        "('w1', 'v3', 'c1', 'chat', 'open', 7000, 7000),"
+        "('w1', 'v4', NULL, 'chat', 'open', 9999, 9999);"
+        "INSERT INTO messages (workspace_id, id, conversation_id, sender_type, content, status, "
+        "created_at) VALUES ('w1', 'm1', 'v1', 'visitor', 'first', 'sent', 5100),"
+        "('w1', 'm3', 'v1', 'agent', 'third', 'sent', 5200),"
+        "('w1', 'm2', 'v1', 'visitor', 'second', 'sent', 5200);");
   }
-  const auto store = open_database("sqlite:" + path);
-  expect_upgraded_figures(*store);
+  const auto store = open_database(url);
+  const domain::WorkspaceId w1{"w1"};
+  const auto talker = store->contacts().get(w1, domain::ContactId{"c1"});
+  ASSERT_TRUE(talker.has_value());
+  EXPECT_EQ(talker->conversation_count, 3);
+  ASSERT_TRUE(talker->last_conversation_at.has_value());
+  EXPECT_EQ(talker->last_conversation_at->unix_ms, 9000);
+  const auto quiet = store->contacts().get(w1, domain::ContactId{"c2"});
+  ASSERT_TRUE(quiet.has_value());
+  EXPECT_EQ(quiet->conversation_count, 0);
+  EXPECT_FALSE(quiet->last_conversation_at.has_value());
+  const auto talked = store->conversations().get(w1, domain::ConversationId{"v1"});
+  ASSERT_TRUE(talked.has_value());
+  EXPECT_EQ(talked->conversation.message_count, 3);
+  EXPECT_EQ(talked->conversation.last_message, "third");
+  const auto silent = store->conversations().get(w1, domain::ConversationId{"v2"});
+  ASSERT_TRUE(silent.has_value());
+  EXPECT_EQ(silent->conversation.message_count, 0);
+  EXPECT_FALSE(silent->conversation.last_message.has_value());
 }
 
 // Leads written before 0013 get their list-item JSON in the upgrade itself, rendered by leadline

@@ -19,7 +19,6 @@
 #include "store/postgres/postgres_dialect.hpp"
 #include "store/postgres/postgres_migrations.hpp"
 #include "store/records/list_sort_keys.hpp"
-#include "store/schema/migration_runner.hpp"
 #include "store/sql/list_page.hpp"
 #include "store_test_fixture.hpp"
 
@@ -153,42 +152,6 @@ TEST_F(PostgresStoreTest, InstancesShareTheCursorSecretAndMigrateOnce) {
   EXPECT_EQ(db.query("SELECT value FROM meta WHERE key = 'cursor_secret'"),
             first_->cursor_secret());
   EXPECT_EQ(db.query("SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'"), "pg_trgm");
-}
-
-// Contacts and conversations written before 0015 gain their figures in the upgrade: counted and
-// dated from their conversations and messages, zero and null without any.
-TEST(PostgresUpgradeTest, ContactsAndConversationsKeepTheirFigures) {
-  const std::string url = leadline_test::fresh_empty_postgres_database();
-  {
-    postgres::Connection old(url);
-    std::vector<Migration> before_0015;
-    for (const auto& m : postgres::migrations()) {
-      if (m.version < 15) before_0015.push_back(m);
-    }
-    old.execute_script("BEGIN");
-    apply_migrations(old, before_0015, domain::now());
-    old.execute_script("COMMIT");
-  }
-  Inspector db(url);
-  db.query("INSERT INTO workspaces (id, name, created_at) VALUES ('w1', 'One', 1)");
-  db.query(
-      "INSERT INTO contacts (workspace_id, id, first_name, last_activity, created_at, "
-      "updated_at, first_name_folded, search_folded, visitor_search_folded) VALUES "
-      "('w1', 'c1', 'Talker', 1, 1, 1, 'talker', 'talker', 'talker'),"
-      "('w1', 'c2', 'Quiet', 1, 1, 1, 'quiet', 'quiet', 'quiet')");
-  db.query(
-      "INSERT INTO conversations (workspace_id, id, contact_id, source, status, created_at, "
-      "updated_at) VALUES ('w1', 'v1', 'c1', 'chat', 'open', 5000, 5000),"
-      "('w1', 'v2', 'c1', 'chat', 'open', 9000, 9000),"
-      "('w1', 'v3', 'c1', 'chat', 'open', 7000, 7000),"
-      "('w1', 'v4', NULL, 'chat', 'open', 9999, 9999)");
-  db.query(
-      "INSERT INTO messages (workspace_id, id, conversation_id, sender_type, content, status, "
-      "created_at) VALUES ('w1', 'm1', 'v1', 'visitor', 'first', 'sent', 5100),"
-      "('w1', 'm3', 'v1', 'agent', 'third', 'sent', 5200),"
-      "('w1', 'm2', 'v1', 'visitor', 'second', 'sent', 5200)");
-  const auto store = open_database(url);
-  expect_upgraded_figures(*store);
 }
 
 TEST_F(PostgresStoreTest, RecordsWrittenByOneInstanceAreSeenByTheOther) {

@@ -164,20 +164,7 @@ TEST_P(StoreTest, UpgradeIndexesAndCountsExistingTags) {
   const std::string url = other_database_url();
   const bool sqlite = backend() == Backend::kSqlite;
   {
-    std::unique_ptr<sql::Connection> old;
-    std::vector<Migration> before;
-    if (sqlite) {
-      old = std::make_unique<sqlite::Connection>(url.substr(7));
-      for (const auto& m : sqlite::migrations()) {
-        if (m.version < 10) before.push_back(m);
-      }
-    } else {
-      old = std::make_unique<postgres::Connection>(url);
-      for (const auto& m : postgres::migrations()) {
-        if (m.version < 8) before.push_back(m);
-      }
-    }
-    apply_migrations(*old, before, domain::now());
+    const auto old = migrated_before(url, 10, 8);
     old->execute_script(
         "INSERT INTO workspaces (id, name, created_at) VALUES ('w1', 'One', 1), ('w2', 'Two', 2);"
         "INSERT INTO contacts (id, workspace_id, first_name, tags, last_activity, created_at, "

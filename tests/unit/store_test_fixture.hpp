@@ -16,6 +16,11 @@
 #include "domain/timestamp.hpp"
 #include "manual_clock.hpp"
 #include "store/database.hpp"
+#include "store/postgres/pg_connection.hpp"
+#include "store/postgres/postgres_migrations.hpp"
+#include "store/schema/migration_runner.hpp"
+#include "store/sqlite/sqlite_connection.hpp"
+#include "store/sqlite/sqlite_migrations.hpp"
 #include "support/postgres_instance.hpp"
 #include "temp_dir.hpp"
 
@@ -64,31 +69,6 @@ inline NewApiKey new_key(const domain::WorkspaceId& ws, std::string name, char h
 
 enum class Backend { kSqlite, kPostgres };
 
-// The upgrade tests' rows from before the figures were kept (SQLite 0016 and 0017, PostgreSQL
-// 0015 and 0016): contact c1 of workspace w1 has conversations created at 5000, 9000 and 7000;
-// c2 none. Conversation v1 has messages "first" (5100), "second" and "third" (both 5200, m3
-// the later id); the others none. Checks what the upgraded store reads of them.
-inline void expect_upgraded_figures(Database& store) {
-  const domain::WorkspaceId w1{"w1"};
-  const auto talker = store.contacts().get(w1, domain::ContactId{"c1"});
-  ASSERT_TRUE(talker.has_value());
-  EXPECT_EQ(talker->conversation_count, 3);
-  ASSERT_TRUE(talker->last_conversation_at.has_value());
-  EXPECT_EQ(talker->last_conversation_at->unix_ms, 9000);
-  const auto quiet = store.contacts().get(w1, domain::ContactId{"c2"});
-  ASSERT_TRUE(quiet.has_value());
-  EXPECT_EQ(quiet->conversation_count, 0);
-  EXPECT_FALSE(quiet->last_conversation_at.has_value());
-  const auto talked = store.conversations().get(w1, domain::ConversationId{"v1"});
-  ASSERT_TRUE(talked.has_value());
-  EXPECT_EQ(talked->conversation.message_count, 3);
-  EXPECT_EQ(talked->conversation.last_message, "third");
-  const auto silent = store.conversations().get(w1, domain::ConversationId{"v2"});
-  ASSERT_TRUE(silent.has_value());
-  EXPECT_EQ(silent->conversation.message_count, 0);
-  EXPECT_FALSE(silent->conversation.last_message.has_value());
-}
-
 inline auto all_backends() {
   return ::testing::Values(Backend::kSqlite, Backend::kPostgres);
 }
@@ -131,6 +111,27 @@ class StoreTest : public ::testing::TestWithParam<Backend> {
     if (backend() == Backend::kPostgres) return leadline_test::fresh_empty_postgres_database();
     other_dirs_.push_back(std::make_unique<TempDir>());
     return "sqlite:" + (other_dirs_.back()->path() / "other.db").string();
+  }
+
+  // A connection to `url` (from other_database_url()) holding the schema as an older build left
+  // it: only this backend's migrations before `sqlite_version` or `postgres_version` applied.
+  std::unique_ptr<sql::Connection> migrated_before(const std::string& url, int sqlite_version,
+                                                   int postgres_version) {
+    std::unique_ptr<sql::Connection> old;
+    std::vector<Migration> before;
+    if (backend() == Backend::kSqlite) {
+      old = std::make_unique<sqlite::Connection>(url.substr(7));
+      for (const auto& m : sqlite::migrations()) {
+        if (m.version < sqlite_version) before.push_back(m);
+      }
+    } else {
+      old = std::make_unique<postgres::Connection>(url);
+      for (const auto& m : postgres::migrations()) {
+        if (m.version < postgres_version) before.push_back(m);
+      }
+    }
+    apply_migrations(*old, before, domain::now());
+    return old;
   }
 
   // The usage report as of `now`.
